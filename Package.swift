@@ -1,0 +1,43 @@
+// swift-tools-version:6.0
+// swift-typedstream: read, check, repair and convert NSArchiver / NXTypedStream archives.
+import PackageDescription
+
+let package = Package(
+    name: "swift-typedstream",
+    products: [
+        .library(name: "ObjCTypeEncoding", targets: ["ObjCTypeEncoding"]),
+        .library(name: "TypedStream", targets: ["TypedStream"]),
+        .library(name: "TypedStreamFoundation", targets: ["TypedStreamFoundation"]),
+        .library(name: "TypedStreamCodable", targets: ["TypedStreamCodable"]),
+        .library(name: "TypedStreamExport", targets: ["TypedStreamExport"]),
+        .library(name: "ModelDocument", targets: ["ModelDocument"]),
+        .executable(name: "typedstream", targets: ["typedstream"]),
+        .executable(name: "typedstream-bench", targets: ["typedstream-bench"]),
+    ],
+    targets: [
+        // `@encode` type strings: parse, print, split, sizes. Standard library only.
+        .target(name: "ObjCTypeEncoding"),
+        // The wire (tokens), the lossless archive graph and the ordered coder. Standard library only
+        // (libm for float rounding).
+        .target(name: "TypedStream", dependencies: ["ObjCTypeEncoding"], linkerSettings: [.linkedLibrary("m")]),
+        // Class codecs: Foundation, AppKit and NeXTSTEP classes; bridges to Foundation values.
+        .target(name: "TypedStreamFoundation", dependencies: ["TypedStream"]),
+        // Codable over the ordered coder.
+        .target(name: "TypedStreamCodable", dependencies: ["TypedStream"]),
+        // JSON (lossless and plain), keyed-archive plists, annotated hex dumps.
+        .target(name: "TypedStreamExport", dependencies: ["TypedStream", "TypedStreamFoundation"]),
+        // The users' Model records and their documents.
+        .target(name: "ModelDocument", dependencies: ["TypedStream", "TypedStreamFoundation", "TypedStreamExport"]),
+        // The command-line program's subcommands and argument layer.
+        .target(name: "TypedStreamTool", dependencies: ["TypedStream", "ObjCTypeEncoding", "TypedStreamFoundation", "TypedStreamExport", "ModelDocument"]),
+        .executableTarget(name: "typedstream", dependencies: ["TypedStreamTool"]),
+        .executableTarget(name: "typedstream-bench", dependencies: ["TypedStream", "TypedStreamFoundation", "TypedStreamExport", "ModelDocument"]),
+        .testTarget(name: "ObjCTypeEncodingTests", dependencies: ["ObjCTypeEncoding"]),
+        .testTarget(name: "TypedStreamTests", dependencies: ["TypedStream"]),
+        .testTarget(name: "TypedStreamFoundationTests", dependencies: ["TypedStreamFoundation"]),
+        .testTarget(name: "TypedStreamCodableTests", dependencies: ["TypedStreamCodable"]),
+        .testTarget(name: "TypedStreamExportTests", dependencies: ["TypedStreamExport"]),
+        .testTarget(name: "ModelDocumentTests", dependencies: ["ModelDocument"]),
+        .testTarget(name: "TypedStreamToolTests", dependencies: ["TypedStreamTool"]),
+    ]
+)

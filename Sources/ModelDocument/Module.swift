@@ -1,0 +1,2 @@
+// Model documents live here.
+import TypedStream

@@ -1,0 +1,45 @@
+/// The byte order of an archive's multi-byte payloads, decided by its signature.
+public enum ByteOrder: String, Hashable, Sendable {
+    /// `typedstream`: written on a big-endian host (m68k, PowerPC, SPARC).
+    case big
+    /// `streamtyped`: written on a little-endian host (x86, ARM).
+    case little
+
+    /// The signature bytes that announce this byte order.
+    public var signature: [UInt8] {
+        switch self {
+        case .big: Array("typedstream".utf8)
+        case .little: Array("streamtyped".utf8)
+        }
+    }
+
+    /// The byte order whose signature is `bytes`, if any.
+    public init?(signature bytes: some Collection<UInt8>) {
+        if bytes.elementsEqual("typedstream".utf8) { self = .big }
+        else if bytes.elementsEqual("streamtyped".utf8) { self = .little }
+        else { return nil }
+    }
+}
+
+/// The archive header: streamer version, byte order and system version.
+public struct StreamHeader: Hashable, Sendable {
+    /// Streamer version 4 (current) or 3 (first NeXTSTEP).
+    public var streamerVersion: UInt8
+    /// The payload byte order (from the signature).
+    public var byteOrder: ByteOrder
+    /// The system version (1000 for Mac OS X and later; 82…930 for NeXT).
+    public var systemVersion: WireInteger
+
+    /// Creates a header.
+    public init(streamerVersion: UInt8 = 4, byteOrder: ByteOrder = .little, systemVersion: WireInteger = .archiverChoice(1000)) {
+        self.streamerVersion = streamerVersion
+        self.byteOrder = byteOrder
+        self.systemVersion = systemVersion
+    }
+
+    /// What modern macOS writes: `04 0B "streamtyped" 81 E8 03`.
+    public static let apple = StreamHeader()
+
+    /// The length of the signature, always 11.
+    public static let signatureLength = 11
+}

@@ -1,0 +1,2 @@
+// Codable bridge lives here.
+import TypedStream

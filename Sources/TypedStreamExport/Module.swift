@@ -1,0 +1,2 @@
+// Exporters live here.
+import TypedStream

@@ -1,0 +1,2 @@
+// Class codecs live here.
+import TypedStream

@@ -1,0 +1,1 @@
+print("typedstream-bench: not yet implemented")

@@ -1,0 +1,3 @@
+import TypedStreamTool
+
+TypedStreamCommand.main()

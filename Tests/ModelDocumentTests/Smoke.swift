@@ -1,0 +1,4 @@
+import Testing
+@testable import ModelDocument
+
+@Test func moduleLoads() { #expect(Bool(true)) }

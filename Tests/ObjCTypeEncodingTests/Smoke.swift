@@ -1,0 +1,4 @@
+import Testing
+@testable import ObjCTypeEncoding
+
+@Test func moduleLoads() { #expect(Bool(true)) }

@@ -1,0 +1,4 @@
+import Testing
+@testable import TypedStreamCodable
+
+@Test func moduleLoads() { #expect(Bool(true)) }

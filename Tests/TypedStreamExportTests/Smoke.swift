@@ -1,0 +1,4 @@
+import Testing
+@testable import TypedStreamExport
+
+@Test func moduleLoads() { #expect(Bool(true)) }

@@ -1,0 +1,4 @@
+import Testing
+@testable import TypedStreamFoundation
+
+@Test func moduleLoads() { #expect(Bool(true)) }

@@ -1,0 +1,4 @@
+import Testing
+@testable import TypedStream
+
+@Test func moduleLoads() { #expect(Bool(true)) }

@@ -1,0 +1,4 @@
+import Testing
+@testable import TypedStreamTool
+
+@Test func moduleLoads() { #expect(Bool(true)) }
