@@ -113,6 +113,9 @@ public enum TokenKind: Hashable, Sendable {
     case structEnd
     /// A `!` field: nothing on the wire.
     case ignored
+    /// Streamer version 3 only: a group with no type string follows — an object written by
+    /// `NXWriteObject` (no bytes of its own; the ``object(_:)`` token follows).
+    case untypedGroup
 }
 
 /// One item of an archive with the bytes it came from.

@@ -50,9 +50,15 @@ public struct TokenReader {
     public private(set) var slotText: [Int: Int] = [:]
 
     private var parsedTypes: [[ObjCType]?] = []
+
+    /// The types of the type string in shared-string slot `index`, once a group has used it.
+    public func types(ofSharedString index: Int) -> [ObjCType]? {
+        index >= 0 && index < parsedTypes.count ? parsedTypes[index] : nil
+    }
     private var stack: [Frame] = [.topLevel]
     private var nesting = 0
     private var littleEndian = true
+    private var pending: Token?
 
     /// Creates a reader over `bytes`.
     public init(bytes: [UInt8], limits: DecodingLimits = .default) {
@@ -70,6 +76,10 @@ public struct TokenReader {
     /// offset of the offending byte on malformed, truncated or foreign input.
     public mutating func next() throws(WireError) -> Token? {
         guard header != nil else { return try readHeader() }
+        if let token = pending {
+            pending = nil
+            return token
+        }
         while true {
             guard let frame = stack.last else { return nil }
             let start = offset
@@ -306,7 +316,10 @@ public struct TokenReader {
 
     private mutating func readGroupStart() throws(WireError) -> Token {
         let start = offset
-        if header?.streamerVersion == 3, let token = try readUntypedObjectIfPresent() { return token }
+        if header?.streamerVersion == 3, let token = try readUntypedObjectIfPresent() {
+            pending = token
+            return Token(.untypedGroup, start: start, end: start, depth: nesting)
+        }
         guard offset < bytes.count else {
             throw WireError(.truncated, at: offset, "expected a type string, found end of data")
         }

@@ -122,7 +122,7 @@ public struct TokenWriter {
             try writeInteger(value)
         case .endOfObject:
             bytes.append(HeadByte.endOfObject)
-        case .arrayStart, .arrayEnd, .structStart, .structEnd, .ignored:
+        case .arrayStart, .arrayEnd, .structStart, .structEnd, .ignored, .untypedGroup:
             break
         }
     }

@@ -1,0 +1,272 @@
+import ObjCTypeEncoding
+
+/// Writes an ``Archive`` graph to bytes.
+///
+/// Two policies share one mechanism:
+/// - ``Policy/recorded`` follows every wire decision recorded in the graph (integer widths,
+///   integral reals, literal-versus-reference), falling back to NSArchiver's choice where a
+///   decision is missing or no longer fits. A graph read by ``ArchiveReader`` is written back
+///   byte for byte.
+/// - ``Policy/archiver`` ignores recorded decisions and writes exactly what Apple's `NSArchiver`
+///   writes for these values: smallest integer widths, the integral-real rule, shared strings and
+///   C strings de-duplicated by content, objects and classes by identity.
+public struct ArchiveWriter {
+    /// Which decisions to follow.
+    public enum Policy: Hashable, Sendable {
+        /// Follow recorded decisions where present.
+        case recorded
+        /// Decide everything as NSArchiver does.
+        case archiver
+    }
+
+    /// Deepest object/array/struct nesting the writer follows. Default 1024.
+    public static let maximumNesting = 1024
+
+    private var tokens: TokenWriter
+    private let policy: Policy
+    private let header: StreamHeader
+    private var sharedIndex: [ArraySlice<UInt8>: Int] = [:]
+    private var sharedTexts: [ArraySlice<UInt8>] = []
+    private var slotIndex: [ObjectIdentifier: Int] = [:]
+    private var cStringByContent: [ArraySlice<UInt8>: Int] = [:]
+    private var slotCount = 0
+    private var depth = 0
+
+    private init(header: StreamHeader, policy: Policy, capacity: Int) {
+        self.header = header
+        self.policy = policy
+        self.tokens = TokenWriter(capacity: capacity)
+    }
+
+    /// Writes `archive`; `byteOrder` overrides the header's byte order (to convert between
+    /// NeXT big-endian and Intel little-endian). Throws ``WireError`` (`invalidToken`) when a
+    /// value does not match its group's type.
+    public static func write(_ archive: Archive, policy: Policy = .recorded, byteOrder: ByteOrder? = nil, capacity: Int = 0) throws(WireError) -> [UInt8] {
+        var header = archive.header
+        if let byteOrder { header.byteOrder = byteOrder }
+        if policy == .archiver { header.systemVersion.width = .archiverChoice(for: header.systemVersion.value) }
+        var writer = ArchiveWriter(header: header, policy: policy, capacity: capacity)
+        try writer.tokens.write(.header(header))
+        for group in archive.groups {
+            try writer.write(group)
+        }
+        return writer.tokens.bytes
+    }
+
+    // MARK: - Decisions
+
+    private func invalid(_ reason: String) -> WireError {
+        WireError(.invalidToken, at: tokens.bytes.count, reason)
+    }
+
+    private func width(_ recorded: IntegerWidth?, for value: Int64, short: Bool = false) -> IntegerWidth {
+        if policy == .recorded, let recorded, recorded.canHold(value) { return recorded }
+        if short, value == -32768 { return .int16 }
+        return .archiverChoice(for: value)
+    }
+
+    private func referenceWidth(_ recorded: IntegerWidth?, index: Int) -> IntegerWidth {
+        width(recorded, for: Int64(index) + HeadByte.referenceBias)
+    }
+
+    /// NeXT's `FloorOrZero`: the truncated value inside ±2 147 483 646, else 0.
+    private static func floorOrZero(_ x: Double) -> Int64 {
+        guard x.isFinite, x < 2147483646, x >= -2147483646 else { return 0 }
+        return Int64(x)
+    }
+
+    /// The form NSArchiver gives a `float`: integral when `(float)(int)x == x` in NeXT's window.
+    static func archiverForm(_ x: Float) -> RealForm {
+        let n = floorOrZero(Double(x))
+        return Float(n) == x ? .integral(.archiverChoice(for: n)) : .ieee
+    }
+
+    /// The form NSArchiver gives a `double`: Apple (system ≥ 1000) tests `(double)(int)x == x`;
+    /// NeXT truncated through `float` first.
+    static func archiverForm(_ x: Double, systemVersion: Int64) -> RealForm {
+        let n = systemVersion >= 1000 ? floorOrZero(x) : floorOrZero(Double(Float(x)))
+        return Double(n) == x ? .integral(.archiverChoice(for: n)) : .ieee
+    }
+
+    private func realForm(_ recorded: RealForm?, integral value: Int64?, fallback: RealForm) -> RealForm {
+        guard policy == .recorded, let recorded else { return fallback }
+        switch recorded {
+        case .ieee: return .ieee
+        case .integral(let w):
+            guard let value else { return fallback }
+            return .integral(w.canHold(value) ? w : .archiverChoice(for: value))
+        }
+    }
+
+    private mutating func sharedString(_ text: ArraySlice<UInt8>, _ decision: SharedStringDecision?) -> SharedString {
+        if policy == .recorded, let decision {
+            switch decision {
+            case .literal(let length):
+                return literal(text, width: length.canHold(Int64(text.count)) ? length : .archiverChoice(for: Int64(text.count)))
+            case .reference(let index, let w):
+                if index < sharedTexts.count, sharedTexts[index] == text {
+                    return SharedString(form: .reference(index: index, width: referenceWidth(w, index: index)), bytes: text)
+                }
+            }
+        }
+        if let index = sharedIndex[text] {
+            return SharedString(form: .reference(index: index, width: referenceWidth(nil, index: index)), bytes: text)
+        }
+        return literal(text, width: .archiverChoice(for: Int64(text.count)))
+    }
+
+    private mutating func literal(_ text: ArraySlice<UInt8>, width: IntegerWidth) -> SharedString {
+        let index = sharedTexts.count
+        sharedTexts.append(text)
+        if sharedIndex[text] == nil { sharedIndex[text] = index }
+        return SharedString(form: .literal(index: index, length: width), bytes: text)
+    }
+
+    private mutating func claimSlot(_ id: ObjectIdentifier) -> Int {
+        let index = slotCount
+        slotIndex[id] = index
+        slotCount += 1
+        return index
+    }
+
+    // MARK: - Groups and values
+
+    private mutating func write(_ group: ArchivedGroup) throws(WireError) {
+        guard group.values.count == group.types.count else {
+            throw invalid("group '\(group.typeText)' has \(group.types.count) types but \(group.values.count) values")
+        }
+        if let typeString = group.typeString {
+            try tokens.write(.typeString(sharedString(typeString, group.typeStringDecision)))
+        } else if header.streamerVersion == 3 {
+            try tokens.write(.untypedGroup)
+        } else {
+            try tokens.write(.typeString(sharedString(ArraySlice("@".utf8), nil)))
+        }
+        for (value, type) in zip(group.values, group.types) {
+            try write(value, as: type)
+        }
+    }
+
+    private mutating func nest() throws(WireError) {
+        depth += 1
+        guard depth <= Self.maximumNesting else { throw invalid("nesting deeper than \(Self.maximumNesting)") }
+    }
+
+    private mutating func write(_ value: ArchivedValue, as type: ObjCType) throws(WireError) {
+        switch (type.unqualified, value) {
+        case (.short, .integer(let v, let w)), (.unsignedShort, .integer(let v, let w)):
+            guard v >= -32768 && v <= 65535 else { throw invalid("\(v) does not fit a short") }
+            let signed = Int64(Int16(truncatingIfNeeded: v))
+            try tokens.write(.integer(WireInteger(signed, width: width(w, for: signed, short: true))))
+        case (.int, .integer(let v, let w)), (.unsignedInt, .integer(let v, let w)),
+             (.long, .integer(let v, let w)), (.unsignedLong, .integer(let v, let w)),
+             (.longLong, .integer(let v, let w)), (.unsignedLongLong, .integer(let v, let w)):
+            try tokens.write(.integer(WireInteger(v, width: width(w, for: v))))
+        case (.float, .float(let x, let form)):
+            let fallback = Self.archiverForm(x)
+            try tokens.write(.float(x, realForm(form, integral: x.isFinite ? Int64(exactly: x) : nil, fallback: fallback)))
+        case (.double, .double(let x, let form)):
+            let fallback = Self.archiverForm(x, systemVersion: header.systemVersion.value)
+            try tokens.write(.double(x, realForm(form, integral: x.isFinite ? Int64(exactly: x) : nil, fallback: fallback)))
+        case (.char, .byte(let b)), (.unsignedChar, .byte(let b)), (.bool, .byte(let b)):
+            try tokens.write(.byte(b))
+        case (.array(let count, let element), .bytes(let payload)) where element.unqualified == .char || element.unqualified == .unsignedChar:
+            guard payload.count == count else { throw invalid("'\(type.encoding)' needs \(count) bytes, the value has \(payload.count)") }
+            try tokens.write(.rawBytes(payload))
+        case (.union, .bytes(let payload)):
+            guard payload.count == type.layout(.ilp32)?.size else { throw invalid("union '\(type.encoding)' has the wrong number of bytes (\(payload.count))") }
+            try tokens.write(.rawBytes(payload))
+        case (.bytes, .unsharedString(let payload, let w)):
+            let length = Int64(payload?.count ?? 0)
+            try tokens.write(.unsharedString(payload, length: width(w, for: length)))
+        case (.atom, .sharedString(let text, let decision)), (.selector, .sharedString(let text, let decision)):
+            try tokens.write(.sharedString(text.map { sharedString($0, decision) }))
+        case (.cString, .cString(let entry, let w)):
+            try writeCString(entry, referenceWidth: w)
+        case (.object, .object(let object, let w)):
+            try writeObject(object, referenceWidth: w)
+        case (.object, .objectSlotClass(let entry, let w)):
+            guard let index = slotIndex[ObjectIdentifier(entry)] else {
+                throw invalid("an object slot refers to class \(entry.nameText) before it was written")
+            }
+            try tokens.write(.object(.reference(index: index, width: referenceWidth(w, index: index))))
+        case (.classObject, .classObject(let entry, let w)):
+            try writeClassChain(entry, referenceWidth: w)
+        case (.array(let count, let element), .array(let values)):
+            guard values.count == count else { throw invalid("'\(type.encoding)' needs \(count) elements, the value has \(values.count)") }
+            try nest()
+            try tokens.write(.arrayStart(count: count))
+            for v in values { try write(v, as: element) }
+            try tokens.write(.arrayEnd)
+            depth -= 1
+        case (.structure(_, let fields), .structure(let values)):
+            guard values.count == fields.count else { throw invalid("'\(type.encoding)' has \(fields.count) members, the value has \(values.count)") }
+            try nest()
+            try tokens.write(.structStart)
+            for (v, field) in zip(values, fields) { try write(v, as: field.type) }
+            try tokens.write(.structEnd)
+            depth -= 1
+        case (.ignored, .ignored):
+            try tokens.write(.ignored)
+        default:
+            throw invalid("a value of the wrong kind for type '\(type.encoding)'")
+        }
+    }
+
+    private mutating func writeCString(_ entry: ArchivedCString?, referenceWidth w: IntegerWidth?) throws(WireError) {
+        guard let entry else { return try tokens.write(.cString(.null)) }
+        let id = ObjectIdentifier(entry)
+        if let index = slotIndex[id] {
+            return try tokens.write(.cString(.reference(index: index, width: referenceWidth(w, index: index))))
+        }
+        if policy == .archiver, let index = cStringByContent[entry.text] {
+            slotIndex[id] = index
+            return try tokens.write(.cString(.reference(index: index, width: referenceWidth(nil, index: index))))
+        }
+        let index = claimSlot(id)
+        if cStringByContent[entry.text] == nil { cStringByContent[entry.text] = index }
+        try tokens.write(.cString(.literal(index: index, text: sharedString(entry.text, entry.textDecision))))
+    }
+
+    private mutating func writeObject(_ object: ArchivedObject?, referenceWidth w: IntegerWidth?) throws(WireError) {
+        guard let object else { return try tokens.write(.object(.null)) }
+        let id = ObjectIdentifier(object)
+        if let index = slotIndex[id] {
+            return try tokens.write(.object(.reference(index: index, width: referenceWidth(w, index: index))))
+        }
+        try nest()
+        let index = claimSlot(id)
+        try tokens.write(.object(.new(index: index)))
+        try writeClassChain(object.archivedClass, referenceWidth: object.classReferenceWidth)
+        if header.streamerVersion == 3 {
+            let size = object.instanceSize ?? WireInteger(0, width: .inline)
+            try tokens.write(.instanceSize(WireInteger(size.value, width: width(size.width, for: size.value))))
+        }
+        for group in object.groups {
+            try write(group)
+        }
+        try tokens.write(.endOfObject)
+        depth -= 1
+    }
+
+    private mutating func writeClassChain(_ first: ArchivedClass?, referenceWidth firstWidth: IntegerWidth?) throws(WireError) {
+        var current = first
+        var linkWidth = firstWidth
+        var links = 0
+        while let entry = current {
+            if let index = slotIndex[ObjectIdentifier(entry)] {
+                return try tokens.write(.classLink(.reference(index: index, width: referenceWidth(linkWidth, index: index))))
+            }
+            links += 1
+            guard links <= Self.maximumNesting else { throw invalid("class chain longer than \(Self.maximumNesting)") }
+            let name = sharedString(entry.name, entry.nameDecision)
+            let version = WireInteger(entry.version, width: width(entry.versionWidth, for: entry.version))
+            let index = slotCount
+            try tokens.write(.classLink(.new(index: index, name: name, version: version)))
+            _ = claimSlot(ObjectIdentifier(entry))
+            current = entry.superclass
+            linkWidth = entry.superclassReferenceWidth
+        }
+        try tokens.write(.classLink(.null))
+    }
+}

@@ -1,0 +1,176 @@
+import ObjCTypeEncoding
+
+/// How a shared string was written, when known: literally (with the width of its length) or as a
+/// reference (to a slot, with the width of the label). `nil` decisions mean "as NSArchiver would".
+public enum SharedStringDecision: Hashable, Sendable {
+    /// Written literally; its length had this width.
+    case literal(length: IntegerWidth)
+    /// Written as a reference to shared-string slot `index` with this label width.
+    case reference(index: Int, width: IntegerWidth)
+}
+
+/// One value of a group, in the archive graph. Objects, classes and C strings are shared by
+/// identity (the same instance wherever the archive refers to the same table entry); everything
+/// else is a plain value. Optional wire decisions record how the value was written so the graph
+/// can be written back byte for byte; `nil` means "decide as NSArchiver does".
+public indirect enum ArchivedValue: Sendable {
+    /// `s S i I l L q Q`: the value (sign-extended; reinterpret unsigned types by their width).
+    case integer(Int64, width: IntegerWidth?)
+    /// `f`.
+    case float(Float, form: RealForm?)
+    /// `d`.
+    case double(Double, form: RealForm?)
+    /// `c C B`: one raw byte.
+    case byte(UInt8)
+    /// `[Nc]`, `[NC]` or a union: raw bytes (a slice of the input; no copy).
+    case bytes(ArraySlice<UInt8>)
+    /// `+`: counted bytes, `nil` for NULL.
+    case unsharedString(ArraySlice<UInt8>?, lengthWidth: IntegerWidth?)
+    /// `%` or `:`: a shared string, `nil` for NULL.
+    case sharedString(ArraySlice<UInt8>?, decision: SharedStringDecision?)
+    /// `*`: a C string (shared by identity in the object table), `nil` for NULL.
+    case cString(ArchivedCString?, referenceWidth: IntegerWidth?)
+    /// `@`: an object, `nil` for nil. `referenceWidth` is the label width where written as a reference.
+    case object(ArchivedObject?, referenceWidth: IntegerWidth?)
+    /// `@` holding a reference to a *class* entry (seen in NeXTSTEP nibs).
+    case objectSlotClass(ArchivedClass, referenceWidth: IntegerWidth?)
+    /// `#`: a class, `nil` for Nil.
+    case classObject(ArchivedClass?, referenceWidth: IntegerWidth?)
+    /// `[N t]` for a non-byte `t`.
+    case array([ArchivedValue])
+    /// `{…}`: the members in order.
+    case structure([ArchivedValue])
+    /// `!`: nothing on the wire.
+    case ignored
+}
+
+/// One typed group: a type string and one value per top-level type in it.
+public struct ArchivedGroup: Sendable {
+    /// The exact type-string bytes, or `nil` for a streamer-3 object written with no type string.
+    public var typeString: ArraySlice<UInt8>?
+    /// The types the type string splits into (`[.object]` for an untyped streamer-3 group).
+    public var types: [ObjCType]
+    /// The values, one per type.
+    public var values: [ArchivedValue]
+    /// How the type string was written, when known.
+    public var typeStringDecision: SharedStringDecision?
+    /// The byte offset of the group in the source archive, when read from one.
+    public var offset: Int?
+
+    /// Creates a group.
+    public init(typeString: ArraySlice<UInt8>?, types: [ObjCType], values: [ArchivedValue], typeStringDecision: SharedStringDecision? = nil, offset: Int? = nil) {
+        self.typeString = typeString
+        self.types = types
+        self.values = values
+        self.typeStringDecision = typeStringDecision
+        self.offset = offset
+    }
+
+    /// The type string as text (`"@"` for an untyped streamer-3 group).
+    public var typeText: String {
+        typeString.map { String(decoding: $0, as: UTF8.self) } ?? "@"
+    }
+}
+
+/// A class entry of the object table: name, version and superclass.
+public final class ArchivedClass: @unchecked Sendable {
+    /// The class name.
+    public var name: ArraySlice<UInt8>
+    /// How the name was written, when known.
+    public var nameDecision: SharedStringDecision?
+    /// The class version.
+    public var version: Int64
+    /// The width the version was written with, when known.
+    public var versionWidth: IntegerWidth?
+    /// The superclass, `nil` for a root class.
+    public var superclass: ArchivedClass?
+    /// The label width of the superclass link where it was written as a reference.
+    public var superclassReferenceWidth: IntegerWidth?
+    /// The object-table slot in the source archive, when read from one.
+    public var sourceIndex: Int?
+
+    /// Creates a class entry.
+    public init(name: some Collection<UInt8>, version: Int64, superclass: ArchivedClass? = nil) {
+        self.name = ArraySlice(name)
+        self.version = version
+        self.superclass = superclass
+    }
+
+    /// The name as text.
+    public var nameText: String { String(decoding: name, as: UTF8.self) }
+
+    /// This class and its superclasses, most derived first. Stops at a repeated class.
+    public var chain: [ArchivedClass] {
+        var result: [ArchivedClass] = []
+        var seen = Set<ObjectIdentifier>()
+        var current: ArchivedClass? = self
+        while let c = current, seen.insert(ObjectIdentifier(c)).inserted {
+            result.append(c)
+            current = c.superclass
+        }
+        return result
+    }
+}
+
+/// A C-string entry of the object table.
+public final class ArchivedCString: @unchecked Sendable {
+    /// The text.
+    public var text: ArraySlice<UInt8>
+    /// How the text's shared string was written, when known.
+    public var textDecision: SharedStringDecision?
+    /// The object-table slot in the source archive, when read from one.
+    public var sourceIndex: Int?
+
+    /// Creates a C-string entry.
+    public init(text: some Collection<UInt8>) {
+        self.text = ArraySlice(text)
+    }
+
+    /// The text as a Swift string.
+    public var string: String { String(decoding: text, as: UTF8.self) }
+}
+
+/// An object entry of the object table: its class, its groups, and where it came from.
+///
+/// This is the *generic* form every object has in the graph, whatever its class. Class codecs
+/// read typed objects from it; an object of a class nobody knows stays generic and is written
+/// back exactly.
+public final class ArchivedObject: @unchecked Sendable {
+    /// The object's class (its chain follows `superclass`).
+    public var archivedClass: ArchivedClass
+    /// The label width of the class link where it was written as a reference.
+    public var classReferenceWidth: IntegerWidth?
+    /// Streamer 3 only: the extra integer after the class chain.
+    public var instanceSize: WireInteger?
+    /// The contents: groups written by the class's `encodeWithCoder:`, superclass part first.
+    public var groups: [ArchivedGroup]
+    /// The object-table slot in the source archive, when read from one.
+    public var sourceIndex: Int?
+    /// The byte offset of the object's `0x84` in the source archive, when read from one.
+    public var sourceOffset: Int?
+    /// The byte offset of its end-of-object marker in the source, when read from one.
+    public var endOffset: Int?
+
+    /// Creates an object entry.
+    public init(archivedClass: ArchivedClass, groups: [ArchivedGroup] = []) {
+        self.archivedClass = archivedClass
+        self.groups = groups
+    }
+
+    /// The name of the object's own class.
+    public var className: String { archivedClass.nameText }
+}
+
+/// A whole archive as a graph: its header and top-level groups.
+public struct Archive: Sendable {
+    /// The header.
+    public var header: StreamHeader
+    /// The top-level groups in order (usually one `"@"` group holding the root object).
+    public var groups: [ArchivedGroup]
+
+    /// Creates an archive.
+    public init(header: StreamHeader = .apple, groups: [ArchivedGroup] = []) {
+        self.header = header
+        self.groups = groups
+    }
+}
