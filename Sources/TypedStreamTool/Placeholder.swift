@@ -15,7 +15,16 @@ public enum TypedStreamCommand {
                 let archive = try ArchiveReader.read(data)
                 let policy: ArchiveWriter.Policy = CommandLine.arguments.contains("--archiver") ? .archiver : .recorded
                 struct W { var bytes: [UInt8] }
-                let writer = W(bytes: try ArchiveWriter.write(archive, policy: policy))
+                var writer = W(bytes: try ArchiveWriter.write(archive, policy: policy))
+                if CommandLine.arguments.contains("--coder") {
+                    let u = Unarchiver(archive: archive)
+                    let enc = Archiver(header: archive.header)
+                    while u.hasMoreGroups {
+                        let root = try u.decodeObject()
+                        try enc.encodeRootObject(root)
+                    }
+                    writer.bytes = try enc.encodedBytes()
+                }
                 if writer.bytes == data { print("identical \(path)") } else {
                     let i = (0..<min(writer.bytes.count, data.count)).first { writer.bytes[$0] != data[$0] } ?? min(writer.bytes.count, data.count)
                     print("DIFFER at \(i) \(path)"); failures += 1

@@ -1,0 +1,74 @@
+/// An object of a class nobody registered: it keeps its class chain and every group exactly, and
+/// writes them back as they were. Nested objects are decoded (typed where registered) and
+/// re-encoded through the archiver, so shared references stay shared.
+public final class GenericObject: ArchivableObject, CustomStringConvertible {
+    /// The class chain as read, most derived first.
+    public var archiveClassChain: [ArchiveClassLink] = []
+    /// The groups as read (values keep their recorded wire decisions).
+    public var groups: [ArchivedGroup] = []
+    /// The decoded instances of the objects the groups refer to, by the identity of their
+    /// ``ArchivedObject``.
+    public var objects: [ObjectIdentifier: AnyObject] = [:]
+    /// The graph entry this object was decoded from.
+    public private(set) var source: ArchivedObject?
+
+    /// Creates an empty generic object.
+    public init() {}
+
+    /// Takes every remaining group of the object.
+    public func decodeContents(with decoder: Unarchiver) throws {
+        archiveClassChain = decoder.currentClassChain
+        source = decoder.currentObject
+        while decoder.hasMoreGroups {
+            let group = try decoder.decodeGroup()
+            for value in group.values { try collect(value, decoder) }
+            groups.append(group)
+        }
+    }
+
+    private func collect(_ value: ArchivedValue, _ decoder: Unarchiver) throws {
+        switch value {
+        case .object(let entry?, _):
+            objects[ObjectIdentifier(entry)] = try decoder.object(for: entry)
+        case .array(let values), .structure(let values):
+            for v in values { try collect(v, decoder) }
+        default:
+            break
+        }
+    }
+
+    /// Writes the groups back.
+    public func encodeContents(with encoder: Archiver) throws {
+        for group in groups {
+            try encoder.encodeGroup(group, objects: objects)
+        }
+    }
+
+    /// The value of the object `entry` refers to, if decoded.
+    public func object(for entry: ArchivedObject) -> AnyObject? { objects[ObjectIdentifier(entry)] }
+
+    /// "GenericObject(MyView v3 : NSView v41 : …)".
+    public var description: String {
+        "GenericObject(\(archiveClassChain.map(\.description).joined(separator: " : ")), \(groups.count) groups)"
+    }
+}
+
+/// What an `@` slot holds when it refers to a *class* rather than an object (NeXTSTEP nibs).
+public final class ClassReference: ArchivableObject {
+    /// The class chain referred to.
+    public var archiveClassChain: [ArchiveClassLink] = []
+    /// The graph entry.
+    public var entry: ArchivedClass?
+
+    /// Creates an empty reference.
+    public init() {}
+    /// Creates a reference to `entry`.
+    public init(_ entry: ArchivedClass) {
+        self.entry = entry
+        archiveClassChain = entry.chain.map { ArchiveClassLink($0.nameText, version: $0.version) }
+    }
+    /// Never called: class references have no contents.
+    public func decodeContents(with decoder: Unarchiver) throws {}
+    /// Never called: class references have no contents.
+    public func encodeContents(with encoder: Archiver) throws {}
+}

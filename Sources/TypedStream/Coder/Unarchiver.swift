@@ -1,0 +1,311 @@
+import ObjCTypeEncoding
+
+/// The ordered, non-keyed decoder: Objective-C's `NSUnarchiver` / `NXReadType` for Swift.
+///
+/// Values come back in the order they were written, one *group* per call, and each call names
+/// the type it expects. When the archive holds something else — the classic bug of decoding in a
+/// different order than encoding — the call throws ``CoderError`` with the offset, the type
+/// expected and the type found, instead of silently misreading.
+///
+/// ```swift
+/// let decoder = try Unarchiver(bytes: archive, registry: myClasses)
+/// let root = try decoder.decodeRootObject()
+/// ```
+public final class Unarchiver {
+    /// How strictly types are checked.
+    public struct Options: Sendable {
+        /// Accept an integer group of another width (e.g. `s` where `i` is asked) and record a
+        /// warning. Default `false`: types must match exactly.
+        public var lenientIntegers = false
+        /// Throw when a class codec leaves groups of its object undecoded. Default `true`.
+        public var requireAllGroupsDecoded = true
+        /// Limits applied while reading bytes.
+        public var limits = DecodingLimits.default
+        /// Creates the default options.
+        public init() {}
+    }
+
+    private struct Cursor {
+        var groups: [ArchivedGroup]
+        var next = 0
+        var owner: ArchivedObject?
+        var chain: [ArchiveClassLink]
+    }
+
+    /// The archive being decoded.
+    public let archive: Archive
+    /// The classes that decode to typed objects.
+    public let registry: ClassRegistry
+    /// The options in force.
+    public let options: Options
+    /// Notes about lenient conversions and unsupported versions, in the order they happened.
+    public private(set) var warnings: [String] = []
+    /// Archived class name → name to look up in the registry (`setClass:forClassName:`).
+    public var classSubstitutions: [String: String] = [:]
+
+    private var cursors: [Cursor]
+    private var decoded: [ObjectIdentifier: AnyObject] = [:]
+    private var versions: [String: Int64] = [:]
+    private var typeCache: [String: (bytes: [UInt8], types: [ObjCType])] = [:]
+
+    /// Decodes `bytes` into a graph and prepares to read its top-level groups.
+    /// Throws ``CoderError`` (code `malformed`) on bad bytes.
+    public convenience init(bytes: [UInt8], registry: ClassRegistry = ClassRegistry(), options: Options = Options()) throws(CoderError) {
+        let archive: Archive
+        do { archive = try ArchiveReader.read(bytes, limits: options.limits) } catch { throw CoderError(error) }
+        self.init(archive: archive, registry: registry, options: options)
+    }
+
+    /// Prepares to read the top-level groups of `archive`.
+    public init(archive: Archive, registry: ClassRegistry = ClassRegistry(), options: Options = Options()) {
+        self.archive = archive
+        self.registry = registry
+        self.options = options
+        self.cursors = [Cursor(groups: archive.groups, owner: nil, chain: [])]
+    }
+
+    /// The archive's system version (1000 for Mac OS X; NeXT values below).
+    public var systemVersion: Int64 { archive.header.systemVersion.value }
+
+    /// The object whose contents are being decoded, or `nil` at the top level.
+    public var currentObject: ArchivedObject? { cursors.last?.owner }
+
+    /// The class chain of the object being decoded (empty at the top level).
+    public var currentClassChain: [ArchiveClassLink] { cursors.last?.chain ?? [] }
+
+    /// Whether the current object (or the top level) has groups left.
+    public var hasMoreGroups: Bool {
+        guard let cursor = cursors.last else { return false }
+        return cursor.next < cursor.groups.count
+    }
+
+    /// The version of `className` as archived: from the current object's chain, else from any
+    /// class seen so far (`versionForClassName:`). `nil` if the archive has no such class.
+    public func version(ofClass className: String) -> Int64? {
+        if let link = currentClassChain.first(where: { $0.name == className }) { return link.version }
+        return versions[className]
+    }
+
+    // MARK: - Groups
+
+    private var positionDescription: String {
+        if let owner = currentObject { return "end of object #\(owner.sourceIndex ?? -1) (\(owner.className))" }
+        return "end of the archive"
+    }
+
+    private var currentEndOffset: Int? {
+        currentObject?.endOffset
+    }
+
+    /// Takes the next group whatever its type (for generic decoding). Throws at the end.
+    public func decodeGroup() throws(CoderError) -> ArchivedGroup {
+        guard let cursor = cursors.last, cursor.next < cursor.groups.count else {
+            throw CoderError(.noMoreValues, at: currentEndOffset, "expected a value, found \(positionDescription)")
+        }
+        cursors[cursors.count - 1].next += 1
+        return cursor.groups[cursor.next]
+    }
+
+    /// The type string the next group carries, without taking it.
+    public func peekTypeString() -> String? {
+        guard let cursor = cursors.last, cursor.next < cursor.groups.count else { return nil }
+        return cursor.groups[cursor.next].typeText
+    }
+
+    private func parsed(_ typeString: String) throws(CoderError) -> (bytes: [UInt8], types: [ObjCType]) {
+        if let hit = typeCache[typeString] { return hit }
+        do {
+            let types = try ObjCType.parseGroup(typeString)
+            // Write the canonical spelling (braces, never the `<…>` alias).
+            let bytes = Array(types.map(\.encoding).joined().utf8)
+            typeCache[typeString] = (bytes, types)
+            return (bytes, types)
+        } catch {
+            throw CoderError(.invalidValue, "type string '\(typeString)' does not parse: \(error.description)")
+        }
+    }
+
+    /// Takes the next group, which must have exactly the type string `typeString` (for example
+    /// `"iI"`), and returns its values. Throws ``CoderError`` `typeMismatch` naming the offset,
+    /// the expected and the found type.
+    public func decodeValues(ofObjCTypes typeString: String) throws(CoderError) -> [ArchivedValue] {
+        let expected = try parsed(typeString)
+        guard let cursor = cursors.last, cursor.next < cursor.groups.count else {
+            throw CoderError(.noMoreValues, at: currentEndOffset, "expected type '\(typeString)', found \(positionDescription)")
+        }
+        let group = cursor.groups[cursor.next]
+        let matches: Bool
+        if let found = group.typeString {
+            matches = found.elementsEqual(expected.bytes) || group.types == expected.types
+        } else {
+            matches = expected.types.count == 1 && expected.types[0].unqualified.letter == UInt8(ascii: "@")
+        }
+        if !matches {
+            guard options.lenientIntegers, let converted = Self.lenientConversion(group, to: expected.types) else {
+                throw CoderError(.typeMismatch, at: group.offset, "expected type '\(typeString)', found '\(group.typeText)'")
+            }
+            warnings.append("offset \(group.offset ?? 0): read '\(group.typeText)' as '\(typeString)' (lenient integer conversion)")
+            cursors[cursors.count - 1].next += 1
+            return converted
+        }
+        cursors[cursors.count - 1].next += 1
+        return group.values
+    }
+
+    private static func lenientConversion(_ group: ArchivedGroup, to types: [ObjCType]) -> [ArchivedValue]? {
+        let integers: Set<UInt8> = Set("sSiIlLqQ".utf8)
+        guard group.types.count == types.count else { return nil }
+        for (found, wanted) in zip(group.types, types) {
+            guard let f = found.unqualified.letter, let w = wanted.unqualified.letter,
+                  integers.contains(f), integers.contains(w) else { return nil }
+        }
+        return group.values
+    }
+
+    /// Takes the next group, which must be a single value of type `typeString`.
+    public func decodeValue(ofObjCType typeString: String) throws(CoderError) -> ArchivedValue {
+        let values = try decodeValues(ofObjCTypes: typeString)
+        guard values.count == 1 else {
+            throw CoderError(.typeMismatch, "'\(typeString)' is not a single type")
+        }
+        return values[0]
+    }
+
+    /// Decodes the next group as a `T` (`Int32` from `"i"`, a rect from `"{?=ffff}"`).
+    public func decode<T: ObjCValueConvertible>(_ type: T.Type = T.self) throws(CoderError) -> T {
+        let offset = nextGroupOffset
+        do { return try T(archivedValue: decodeValue(ofObjCType: T.objCType)) } catch {
+            throw CoderError(error.code, at: error.offset ?? offset, error.reason)
+        }
+    }
+
+    private var nextGroupOffset: Int? {
+        guard let cursor = cursors.last, cursor.next < cursor.groups.count else { return nil }
+        return cursor.groups[cursor.next].offset
+    }
+
+    /// Decodes the next group as a C array of `count` elements of `T` (`"[4i]"`).
+    public func decodeArray<T: ObjCValueConvertible>(of type: T.Type = T.self, count: Int) throws(CoderError) -> [T] {
+        let value = try decodeValue(ofObjCType: "[\(count)\(T.objCType)]")
+        switch value {
+        case .array(let values):
+            var result: [T] = []
+            result.reserveCapacity(values.count)
+            for v in values { result.append(try T(archivedValue: v)) }
+            return result
+        case .bytes(let payload):
+            var result: [T] = []
+            for b in payload { result.append(try T(archivedValue: .byte(b))) }
+            return result
+        default:
+            throw CoderError(.typeMismatch, "expected an array, found \(value.kindName)")
+        }
+    }
+
+    /// Decodes counted bytes (`decodeBytesWithReturnedLength:`, type `"+"`); `nil` for NULL.
+    public func decodeBytes() throws(CoderError) -> [UInt8]? {
+        guard case .unsharedString(let payload, _) = try decodeValue(ofObjCType: "+") else {
+            throw CoderError(.badContents, "counted bytes expected")
+        }
+        return payload.map(Array.init)
+    }
+
+    /// Decodes a data object as NSData writes it: an `"i"` length group, then a `"[Nc]"` group.
+    public func decodeDataObject() throws(CoderError) -> ArraySlice<UInt8> {
+        let lengthOffset = nextGroupOffset
+        let length: Int32 = try decode()
+        guard length >= 0 else { throw CoderError(.badContents, at: lengthOffset, "data length \(length) is negative") }
+        if length == 0, peekTypeString() != "[0c]" { return [] }
+        guard case .bytes(let payload) = try decodeValue(ofObjCType: "[\(length)c]") else {
+            throw CoderError(.badContents, at: lengthOffset, "data bytes expected")
+        }
+        return payload
+    }
+
+    // MARK: - Objects
+
+    /// Decodes the next `"@"` group: the object (typed if its class is registered, else a
+    /// ``GenericObject``), or `nil`.
+    public func decodeObject() throws(CoderError) -> AnyObject? {
+        try object(for: decodeValue(ofObjCType: "@"))
+    }
+
+    /// Decodes the next `"@"` group as a `T`; throws `unexpectedClass` when it is something else.
+    public func decodeObject<T>(of type: T.Type) throws(CoderError) -> T? {
+        let offset = nextGroupOffset
+        guard let object = try decodeObject() else { return nil }
+        guard let typed = object as? T else {
+            throw CoderError(.unexpectedClass, at: offset, "expected \(T.self), found \(Self.describe(object))")
+        }
+        return typed
+    }
+
+    static func describe(_ object: AnyObject) -> String {
+        if let archivable = object as? ArchivableObject, let first = archivable.archiveClassChain.first {
+            return "an object of class \(first.name)"
+        }
+        return "\(type(of: object))"
+    }
+
+    /// The decoded instance for an `@` value (`nil` for nil).
+    public func object(for value: ArchivedValue) throws(CoderError) -> AnyObject? {
+        switch value {
+        case .object(let entry, _):
+            guard let entry else { return nil }
+            return try object(for: entry)
+        case .objectSlotClass(let entry, _):
+            return ClassReference(entry)
+        default:
+            throw CoderError(.typeMismatch, "expected an object, found \(value.kindName)")
+        }
+    }
+
+    /// The decoded instance for a graph object, decoding it on first use. The instance is
+    /// registered before its contents are read, so cycles resolve to it.
+    public func object(for entry: ArchivedObject) throws(CoderError) -> AnyObject {
+        let id = ObjectIdentifier(entry)
+        if let done = decoded[id] { return done }
+        guard cursors.count <= options.limits.maximumNesting else {
+            throw CoderError(.malformed, at: entry.sourceOffset, "objects nested deeper than \(options.limits.maximumNesting)")
+        }
+        let chain = entry.archivedClass.chain.map { ArchiveClassLink($0.nameText, version: $0.version) }
+        for link in chain where versions[link.name] == nil { versions[link.name] = link.version }
+        let name = chain.first.map { classSubstitutions[$0.name] ?? $0.name } ?? ""
+        let type = registry.type(forClassName: name) ?? GenericObject.self
+        do {
+            return try decode(entry, as: type, chain: chain)
+        } catch where error.code == .unsupportedVersion && type != GenericObject.self {
+            warnings.append("\(error.description); kept as a generic object")
+            return try decode(entry, as: GenericObject.self, chain: chain)
+        }
+    }
+
+    private func decode(_ entry: ArchivedObject, as type: any ArchivableObject.Type, chain: [ArchiveClassLink]) throws(CoderError) -> AnyObject {
+        let instance = type.init()
+        decoded[ObjectIdentifier(entry)] = instance
+        cursors.append(Cursor(groups: entry.groups, owner: entry, chain: chain))
+        defer { cursors.removeLast() }
+        do {
+            try instance.decodeContents(with: self)
+        } catch let error as CoderError {
+            throw error
+        } catch {
+            throw CoderError(.badContents, at: entry.sourceOffset, "\(chain.first?.name ?? "?"): \(error)")
+        }
+        if options.requireAllGroupsDecoded, let cursor = cursors.last, cursor.next < cursor.groups.count {
+            let group = cursor.groups[cursor.next]
+            throw CoderError(.unconsumedValues, at: group.offset, "\(type) decoded \(cursor.next) of the \(cursor.groups.count) groups of \(entry.className); next is '\(group.typeText)'")
+        }
+        return instance
+    }
+
+    /// Decodes the root object: the first top-level `"@"` group. Throws `trailingValues` when
+    /// more top-level groups follow (use ``decodeObject()`` repeatedly to read several roots).
+    public func decodeRootObject() throws(CoderError) -> AnyObject? {
+        let root = try decodeObject()
+        if cursors.count == 1, hasMoreGroups {
+            throw CoderError(.trailingValues, at: nextGroupOffset, "values left over after the root object: \(archive.groups.count - 1) more top-level group(s)")
+        }
+        return root
+    }
+}
