@@ -1,4 +1,5 @@
 import TypedStream
+import TypedStreamFoundation
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -17,7 +18,7 @@ public enum TypedStreamCommand {
                 struct W { var bytes: [UInt8] }
                 var writer = W(bytes: try ArchiveWriter.write(archive, policy: policy))
                 if CommandLine.arguments.contains("--coder") {
-                    let u = Unarchiver(archive: archive)
+                    let u = Unarchiver(archive: archive, registry: .foundation)
                     let enc = Archiver(header: archive.header)
                     while u.hasMoreGroups {
                         let root = try u.decodeObject()

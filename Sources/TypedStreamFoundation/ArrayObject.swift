@@ -1,0 +1,46 @@
+import TypedStream
+
+/// `NSArray` / `NSMutableArray` (version 0): an `"i"` count, then one `"@"` group per element.
+public final class ArrayObject: ArchivableObject {
+    /// The chain as archived (`NSArray` v0 : `NSObject` v0 by default).
+    public var archiveClassChain: [ArchiveClassLink] = ArrayObject.immutableChain
+    /// The elements (typed objects where their class is registered, else generic); `nil` for a
+    /// nil element (which a real NSArray cannot hold, but an archive can).
+    public var elements: [AnyObject?] = []
+
+    /// `NSArray` v0 : `NSObject` v0.
+    public static let immutableChain = [ArchiveClassLink("NSArray", version: 0), .nsObject]
+    /// `NSMutableArray` v0 : `NSArray` v0 : `NSObject` v0.
+    public static let mutableChain = [ArchiveClassLink("NSMutableArray", version: 0)] + immutableChain
+
+    /// Creates an empty `NSArray`.
+    public init() {}
+
+    /// Creates an array of `elements`.
+    public init(_ elements: [AnyObject?], mutable: Bool = false) {
+        self.elements = elements
+        archiveClassChain = mutable ? Self.mutableChain : Self.immutableChain
+    }
+
+    /// Whether the archived class is `NSMutableArray`.
+    public var isMutable: Bool { archiveClassChain.first?.name == "NSMutableArray" }
+
+    /// Reads the count and the elements.
+    public func decodeContents(with decoder: Unarchiver) throws {
+        archiveClassChain = decoder.currentClassChain
+        try decoder.requireVersion(of: "NSArray", in: 0...0)
+        let offset = decoder.currentObject?.sourceOffset
+        let count: Int32 = try decoder.decode()
+        guard count >= 0 else { throw CoderError(.badContents, at: offset, "NSArray count \(count) is negative") }
+        elements = []
+        for _ in 0..<count {
+            elements.append(try decoder.decodeObject())
+        }
+    }
+
+    /// Writes the count and the elements.
+    public func encodeContents(with encoder: Archiver) throws {
+        try encoder.encode(Int32(elements.count))
+        for element in elements { try encoder.encodeObject(element) }
+    }
+}

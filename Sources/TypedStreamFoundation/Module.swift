@@ -1,2 +1,0 @@
-// Class codecs live here.
-import TypedStream

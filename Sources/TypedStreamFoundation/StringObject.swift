@@ -1,0 +1,69 @@
+import TypedStream
+
+/// `NSString` / `NSMutableString` (version 1): one `"+"` group with the UTF-8 bytes.
+///
+/// The bytes are kept exactly as archived, so text that is not valid UTF-8 (seen in about 0.1 %
+/// of iMessage bodies) survives a round trip; ``string`` decodes it with replacement characters
+/// and ``isValidUTF8`` says whether that was needed.
+public final class StringObject: ArchivableObject, CustomStringConvertible {
+    /// The chain as archived (`NSString` v1 : `NSObject` v0 by default).
+    public var archiveClassChain: [ArchiveClassLink] = StringObject.immutableChain
+    /// The archived bytes (UTF-8 for Apple archives; NeXTSTEP encoding for NeXT-era files).
+    public var bytes: ArraySlice<UInt8> = []
+
+    /// `NSString` v1 : `NSObject` v0.
+    public static let immutableChain = [ArchiveClassLink("NSString", version: 1), .nsObject]
+    /// `NSMutableString` v1 : `NSString` v1 : `NSObject` v0.
+    public static let mutableChain = [ArchiveClassLink("NSMutableString", version: 1)] + immutableChain
+
+    /// Creates an empty `NSString`.
+    public init() {}
+
+    /// Creates an `NSString` (or `NSMutableString`) holding `string`.
+    public init(_ string: String, mutable: Bool = false) {
+        bytes = ArraySlice(string.utf8)
+        archiveClassChain = mutable ? Self.mutableChain : Self.immutableChain
+    }
+
+    /// The text (invalid UTF-8 replaced by U+FFFD).
+    public var string: String { String(decoding: bytes, as: UTF8.self) }
+
+    /// Whether the bytes are valid UTF-8.
+    public var isValidUTF8: Bool { String(validating: bytes, as: UTF8.self) != nil }
+
+    /// Whether the archived class is `NSMutableString`.
+    public var isMutable: Bool { archiveClassChain.first?.name == "NSMutableString" }
+
+    /// The length in UTF-16 code units, as `-[NSString length]` counts.
+    public var utf16Count: Int { string.utf16.count }
+
+    /// Reads the `"+"` group.
+    public func decodeContents(with decoder: Unarchiver) throws {
+        archiveClassChain = decoder.currentClassChain
+        try decoder.requireVersion(of: "NSString", in: 1...1)
+        bytes = ArraySlice(try decoder.decodeBytes() ?? [])
+    }
+
+    /// Writes the `"+"` group.
+    public func encodeContents(with encoder: Archiver) throws {
+        try encoder.encodeBytes(Array(bytes))
+    }
+
+    /// The text.
+    public var description: String { string }
+}
+
+extension Unarchiver {
+    /// Decodes the next `"@"` group as an `NSString` and returns its text (`nil` for nil).
+    /// Throws `unexpectedClass` when the object is not a string.
+    public func decodeString() throws(CoderError) -> String? {
+        try decodeObject(of: StringObject.self)?.string
+    }
+}
+
+extension Archiver {
+    /// Encodes `string` as a new `NSString` object (`nil` writes nil).
+    public func encodeString(_ string: String?, mutable: Bool = false) throws(CoderError) {
+        try encodeObject(string.map { StringObject($0, mutable: mutable) })
+    }
+}
