@@ -1,4 +1,0 @@
-import Testing
-@testable import TypedStreamFoundation
-
-@Test func moduleLoads() { #expect(Bool(true)) }
