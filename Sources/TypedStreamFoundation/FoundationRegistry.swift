@@ -7,6 +7,7 @@ extension ClassRegistry {
         registry.register(PlainObject.self, forClassNames: ["NSObject", "Object"])
         registry.register(StringObject.self, forClassNames: ["NSString", "NSMutableString"])
         registry.register(ArrayObject.self, forClassNames: ["NSArray", "NSMutableArray"])
+        registerAppKitAndNeXT(&registry)
         return registry
     }
 }
