@@ -23,7 +23,7 @@ let package = Package(
         // Class codecs: Foundation, AppKit and NeXTSTEP classes; bridges to Foundation values.
         .target(name: "TypedStreamFoundation", dependencies: ["TypedStream"]),
         // Codable over the ordered coder.
-        .target(name: "TypedStreamCodable", dependencies: ["TypedStream"]),
+        .target(name: "TypedStreamCodable", dependencies: ["TypedStream", "TypedStreamFoundation"]),
         // JSON (lossless and plain), keyed-archive plists, annotated hex dumps.
         .target(name: "TypedStreamExport", dependencies: ["TypedStream", "TypedStreamFoundation"]),
         // The users' Model records and their documents.
@@ -35,7 +35,7 @@ let package = Package(
         .testTarget(name: "ObjCTypeEncodingTests", dependencies: ["ObjCTypeEncoding"]),
         .testTarget(name: "TypedStreamTests", dependencies: ["TypedStream"]),
         .testTarget(name: "TypedStreamFoundationTests", dependencies: ["TypedStreamFoundation"]),
-        .testTarget(name: "TypedStreamCodableTests", dependencies: ["TypedStreamCodable"]),
+        .testTarget(name: "TypedStreamCodableTests", dependencies: ["TypedStreamCodable", "TypedStreamFoundation"]),
         .testTarget(name: "TypedStreamExportTests", dependencies: ["TypedStreamExport"]),
         .testTarget(name: "ModelDocumentTests", dependencies: ["ModelDocument"]),
         .testTarget(name: "TypedStreamToolTests", dependencies: ["TypedStreamTool"]),

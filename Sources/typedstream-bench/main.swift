@@ -1,1 +1,29 @@
-print("typedstream-bench: not yet implemented")
+import TypedStream
+import TypedStreamFoundation
+import Foundation
+
+func now() -> Double { Double(DispatchTime.now().uptimeNanoseconds) / 1e9 }
+var strings: [AnyObject?] = []
+for i in 0..<(Int(CommandLine.arguments.dropFirst().first ?? "400000") ?? 400_000) { strings.append(StringObject("string number \(i) of the benchmark")) }
+let t0 = now()
+let bytes = try Archiver.archivedBytes(withRootObject: ArrayObject(strings, mutable: true))
+let t1 = now()
+print("encode: \(bytes.count) bytes in \(t1 - t0) s = \(Double(bytes.count) / (t1 - t0) / 1e6) MB/s")
+for _ in 0..<3 {
+    let a = now()
+    var reader = TokenReader(bytes: bytes)
+    var n = 0
+    while let _ = try reader.next() { n += 1 }
+    let b = now()
+    print("scan: \(n) tokens \(Double(bytes.count) / (b - a) / 1e6) MB/s")
+    let archive = try ArchiveReader.read(bytes)
+    let c = now()
+    print("graph: \(Double(bytes.count) / (c - b) / 1e6) MB/s")
+    let u = Unarchiver(archive: archive, registry: .foundation)
+    _ = try u.decodeRootObject()
+    let d = now()
+    print("typed: \(Double(bytes.count) / (d - c) / 1e6) MB/s")
+    _ = try ArchiveWriter.write(archive)
+    let e = now()
+    print("write graph: \(Double(bytes.count) / (e - d) / 1e6) MB/s")
+}

@@ -1,2 +1,0 @@
-// Codable bridge lives here.
-import TypedStream

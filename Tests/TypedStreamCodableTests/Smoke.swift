@@ -1,4 +1,0 @@
-import Testing
-@testable import TypedStreamCodable
-
-@Test func moduleLoads() { #expect(Bool(true)) }
