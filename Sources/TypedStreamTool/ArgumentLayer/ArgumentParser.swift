@@ -155,8 +155,9 @@ enum ArgumentParser {
 
     /// The candidate within edit distance 2 (or with `word` as a prefix), if any.
     static func closest(to word: String, among candidates: [String]) -> String? {
+        guard word.count > 2 else { return nil } // "-x" is not a typo of "-h"
         var best: (String, Int)?
-        for candidate in candidates where candidate.count > 2 || word.count <= 2 {
+        for candidate in candidates where candidate.count > 2 {
             let distance = candidate.hasPrefix(word) && word.count >= 3 ? 1 : editDistance(word, candidate)
             if distance <= 2, distance < (best?.1 ?? .max) { best = (candidate, distance) }
         }

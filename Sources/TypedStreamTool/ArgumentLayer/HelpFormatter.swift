@@ -27,7 +27,7 @@ enum HelpFormatter {
 
     /// The full help of one subcommand.
     static func help(for configuration: CommandConfiguration, programName: String) -> String {
-        var text = "OVERVIEW: \(configuration.abstract)\n"
+        var text = "OVERVIEW: " + wrap(configuration.abstract, indent: 10, firstLineUsed: 10) + "\n"
         if !configuration.discussion.isEmpty {
             text += "\n" + reflow(configuration.discussion, indent: 0) + "\n"
         }
@@ -59,7 +59,7 @@ enum HelpFormatter {
 
     /// The help of the program: overview, usage and the list of subcommands.
     static func rootHelp(programName: String, abstract: String, discussion: String, subcommands: [CommandConfiguration]) -> String {
-        var text = "OVERVIEW: \(abstract)\n"
+        var text = "OVERVIEW: " + wrap(abstract, indent: 10, firstLineUsed: 10) + "\n"
         if !discussion.isEmpty { text += "\n" + reflow(discussion, indent: 0) + "\n" }
         text += "\nUSAGE: \(programName) <subcommand> [<options>] [<arguments>]\n"
         text += "\nOPTIONS:\n"

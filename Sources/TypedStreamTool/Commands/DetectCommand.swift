@@ -4,7 +4,7 @@
 struct DetectCommand: Subcommand {
     static let configuration = CommandConfiguration(
         name: "detect",
-        abstract: "Say what each file is: typedstream, keyed archive, property list, GNUstep archive …",
+        abstract: "Say what each file is: typedstream, keyed archive, plist, GNUstep archive …",
         discussion: """
             Prints 'PATH: FORMAT — REASON' for each file. Only the header is read for \
             typedstreams (use 'verify' to check the whole file); binary property lists are parsed \

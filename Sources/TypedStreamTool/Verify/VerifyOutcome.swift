@@ -19,6 +19,11 @@ enum VerifyOutcome: Sendable, Hashable {
         } catch {
             return .failed(offset: nil, reason: "\(error)")
         }
+        return compare(input: bytes, output: output)
+    }
+
+    /// `.identical`, or `.differs` at the first byte where `output` leaves `input`.
+    static func compare(input bytes: [UInt8], output: [UInt8]) -> VerifyOutcome {
         if output == bytes { return .identical }
         let common = min(output.count, bytes.count)
         if let index = (0..<common).first(where: { output[$0] != bytes[$0] }) {
