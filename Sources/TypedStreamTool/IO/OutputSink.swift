@@ -58,13 +58,15 @@ public final class FileDescriptorSink: OutputSink, @unchecked Sendable {
     private func drain() {
         var written = 0
         while written < buffer.count {
-            let result = buffer.withUnsafeBytes { raw in
-                systemWrite(descriptor, raw.baseAddress! + written, raw.count - written)
+            let result = buffer.withUnsafeBytes { raw -> Int in
+                guard let base = raw.baseAddress else { return 0 }
+                return systemWrite(descriptor, base + written, raw.count - written)
             }
             if result < 0 {
                 if errno == EINTR { continue }
                 break
             }
+            if result == 0 { break }
             written += result
         }
         buffer.removeAll(keepingCapacity: true)
