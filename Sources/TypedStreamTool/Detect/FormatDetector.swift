@@ -1,0 +1,174 @@
+import Foundation
+import TypedStream
+
+/// What a file is, judged from its bytes, with a one-line reason.
+public struct Detection: Sendable, Hashable {
+    /// The formats `detect` knows.
+    public enum Kind: String, Sendable, Hashable, CaseIterable {
+        /// An NSArchiver / NXTypedStream archive (header `04 0B "streamtyped"` and the like).
+        case typedStream = "typedstream"
+        /// An NSKeyedArchiver archive: a property list with a top-level `$archiver` key.
+        case keyedArchive = "keyed archive"
+        /// A binary property list (`bplist`) that is not a keyed archive.
+        case binaryPropertyList = "binary property list"
+        /// An XML property list that is not a keyed archive.
+        case xmlPropertyList = "XML property list"
+        /// GNUstep's own NSArchiver format (`GNUstep archive` header); not a typedstream.
+        case gnustepArchive = "GNUstep archive"
+        /// The old NeXT binary property list of `NSSerializer` / `encodePropertyList:`.
+        case nextBinaryPropertyList = "old NeXT binary property list"
+        /// A file with no bytes.
+        case empty
+        /// None of the above.
+        case unknown
+    }
+
+    /// The format.
+    public var kind: Kind
+    /// The format with details: "typedstream (streamer version 4, little-endian, system version 1000)".
+    public var summary: String
+    /// Why: "header 04 0b \"streamtyped\" 81 e8 03".
+    public var reason: String
+
+    /// Creates a detection.
+    public init(_ kind: Kind, _ summary: String? = nil, reason: String) {
+        self.kind = kind
+        self.summary = summary ?? kind.rawValue
+        self.reason = reason
+    }
+
+    /// "summary — reason".
+    public var line: String { "\(summary) — \(reason)" }
+}
+
+/// Recognises typedstreams and the formats they are confused with, from the first bytes (and,
+/// for property lists, a full parse). Conservative: when unsure it answers ``Detection/Kind/unknown``.
+public enum FormatDetector {
+    /// What `bytes` are.
+    public static func detect(_ bytes: [UInt8]) -> Detection {
+        if bytes.isEmpty { return Detection(.empty, "empty", reason: "the file has no bytes") }
+        if let typedStream = detectTypedStream(bytes) { return typedStream }
+        if bytes.starts(with: "bplist".utf8) { return detectBinaryPropertyList(bytes) }
+        if bytes.starts(with: "GNUstep archive".utf8) { return detectGNUstep(bytes) }
+        if let xml = detectXML(bytes) { return xml }
+        if bytes.count >= 12, let shape = try? NeXTBinaryPropertyList.check(bytes) {
+            let unit = shape.kind == "array" ? "element" : shape.kind == "dictionary" ? "entry" : "byte"
+            let plural = shape.count == 1 ? unit : unit == "entry" ? "entries" : unit + "s"
+            return Detection(.nextBinaryPropertyList, "old NeXT binary property list (\(shape.kind), \(shape.count) \(plural))",
+                             reason: "4-byte little-endian type codes; every length, padding and table checks out and the data ends with the root value")
+        }
+        return Detection(.unknown, reason: unknownReason(bytes))
+    }
+
+    // MARK: - typedstream
+
+    private static func detectTypedStream(_ bytes: [UInt8]) -> Detection? {
+        guard bytes.count >= 13, bytes[1] == UInt8(StreamHeader.signatureLength),
+              let order = ByteOrder(signature: bytes[2..<13]) else { return nil }
+        let signature = String(decoding: order.signature, as: UTF8.self)
+        let version = bytes[0]
+        guard version == 3 || version == 4 else {
+            return Detection(.typedStream, "typedstream (unsupported streamer version \(version))",
+                             reason: "signature \"\(signature)\", but only streamer versions 3 and 4 exist")
+        }
+        var reader = TokenReader(bytes: bytes)
+        do {
+            guard let token = try reader.next(), case .header(let header) = token.kind else {
+                return Detection(.typedStream, "typedstream (damaged header)", reason: "signature \"\(signature)\", but no header token")
+            }
+            let endian = header.byteOrder == .big ? "big-endian" : "little-endian"
+            let systemBytes = TextFormatting.hexBytes(bytes[13..<token.end])
+            return Detection(.typedStream,
+                             "typedstream (streamer version \(version), \(endian), system version \(header.systemVersion.value))",
+                             reason: "header \(TextFormatting.hexBytes(bytes[0..<2])) \"\(signature)\" \(systemBytes)")
+        } catch {
+            return Detection(.typedStream, "typedstream (damaged header)",
+                             reason: "signature \"\(signature)\", but offset \(TextFormatting.hexOffset(error.offset)): \(error.reason)")
+        }
+    }
+
+    // MARK: - Property lists
+
+    private static func detectBinaryPropertyList(_ bytes: [UInt8]) -> Detection {
+        let header = String(decoding: bytes.prefix(8), as: UTF8.self)
+        guard bytes.starts(with: "bplist00".utf8) else {
+            return Detection(.binaryPropertyList, "binary property list (format \(header.dropFirst(6)))",
+                             reason: "header \"\(header)\"; only bplist00 is checked further")
+        }
+        let root: Any
+        do {
+            root = try PropertyListSerialization.propertyList(from: Data(bytes), options: [], format: nil)
+        } catch {
+            let mentions = containsBytes(bytes, "$archiver")
+            return Detection(mentions ? .keyedArchive : .binaryPropertyList,
+                             mentions ? "keyed archive (damaged binary property list)" : "binary property list (damaged)",
+                             reason: "header \"bplist00\", but it does not parse" + (mentions ? "; contains \"$archiver\"" : ""))
+        }
+        if let dictionary = root as? [String: Any], let archiver = dictionary["$archiver"] {
+            return Detection(.keyedArchive, "keyed archive (\(archiver)\(versionNote(dictionary["$version"])), binary property list)",
+                             reason: "bplist00 whose top-level dictionary has the key \"$archiver\"")
+        }
+        return Detection(.binaryPropertyList, "binary property list (top level: \(describeRoot(root)))",
+                         reason: "header \"bplist00\"; no top-level \"$archiver\" key")
+    }
+
+    private static func detectXML(_ bytes: [UInt8]) -> Detection? {
+        var start = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
+        while start < bytes.count, [0x20, 0x09, 0x0A, 0x0D].contains(bytes[start]) { start += 1 }
+        let head = String(decoding: bytes[start..<min(bytes.count, start + 4096)], as: UTF8.self)
+        guard head.hasPrefix("<?xml") || head.hasPrefix("<!DOCTYPE") || head.hasPrefix("<plist") else { return nil }
+        guard head.contains("<plist") || head.contains("DOCTYPE plist") else {
+            return Detection(.unknown, "unknown (XML, not a property list)", reason: "starts with an XML prolog but has no <plist> element near the start")
+        }
+        if containsBytes(bytes, "<key>$archiver</key>") {
+            return Detection(.keyedArchive, "keyed archive (XML property list)", reason: "XML property list with the key \"$archiver\"")
+        }
+        return Detection(.xmlPropertyList, reason: "XML prolog and a <plist> element; no \"$archiver\" key")
+    }
+
+    private static func versionNote(_ version: Any?) -> String {
+        guard let version else { return "" }
+        return ", version \(version)"
+    }
+
+    private static func describeRoot(_ root: Any) -> String {
+        switch root {
+        case let dictionary as [String: Any]: return "dictionary of \(dictionary.count)"
+        case let array as [Any]: return "array of \(array.count)"
+        case is String: return "string"
+        case is Data: return "data"
+        default: return "\(type(of: root))"
+        }
+    }
+
+    // MARK: - GNUstep and unknown
+
+    private static func detectGNUstep(_ bytes: [UInt8]) -> Detection {
+        let fieldStart = 15
+        let field = bytes.count >= fieldStart + 9 ? String(decoding: bytes[fieldStart..<fieldStart + 8], as: UTF8.self) : ""
+        let version = bytes.count >= fieldStart + 9 && bytes[fieldStart + 8] == UInt8(ascii: ":") ? Int(field, radix: 16) : nil
+        let summary = version.map { "GNUstep archive (system version \($0))" } ?? "GNUstep archive"
+        return Detection(.gnustepArchive, summary, reason: "starts with \"GNUstep archive\"; GNUstep's own format, not a typedstream")
+    }
+
+    private static func unknownReason(_ bytes: [UInt8]) -> String {
+        let sample = bytes.prefix(512)
+        let text = sample.allSatisfy { $0 == 0x09 || $0 == 0x0A || $0 == 0x0D || ($0 >= 0x20 && $0 != 0x7F) }
+        if text, String(validating: sample, as: UTF8.self) != nil || sample.count == 512 {
+            let firstLine = sample.split(separator: 0x0A, maxSplits: 1).first ?? sample[...]
+            return "looks like text: " + TextFormatting.quoted(firstLine, limit: 40)
+        }
+        return "no known signature; first bytes \(TextFormatting.hexBytes(bytes.prefix(8)))"
+    }
+
+    private static func containsBytes(_ bytes: [UInt8], _ needle: String) -> Bool {
+        let pattern = Array(needle.utf8)
+        guard let first = pattern.first, bytes.count >= pattern.count else { return false }
+        var index = 0
+        while index <= bytes.count - pattern.count {
+            if bytes[index] == first, bytes[index..<index + pattern.count].elementsEqual(pattern) { return true }
+            index += 1
+        }
+        return false
+    }
+}

@@ -1,4 +1,0 @@
-import Testing
-@testable import TypedStreamTool
-
-@Test func moduleLoads() { #expect(Bool(true)) }
