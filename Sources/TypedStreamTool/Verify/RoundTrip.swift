@@ -1,19 +1,17 @@
 import TypedStream
 
-/// Decodes an archive and encodes it again; `verify` compares the result with the input.
+/// Decodes an archive into its lossless graph and encodes the graph again; `verify` compares
+/// the result with the input.
 ///
-/// This is the **single** place that decides what "round trip" means for the tool. Today it
-/// goes through the wire layer (``TokenReader`` → ``TokenWriter``); when the archive-graph layer
-/// lands, only this function changes (the graph's errors should then conform to
-/// ``LocatedError`` so `verify` can report their offsets).
+/// This is the **single** place that decides what "round trip" means for the tool. It goes
+/// through the archive graph (``ArchiveReader`` → ``ArchiveWriter``): objects, classes and
+/// C strings are rebuilt as shared instances and every value is re-encoded from its decoded form
+/// and recorded wire decisions — no input byte range is copied — so `identical` proves the
+/// graph loses nothing.
 ///
-/// Throws the reader's or writer's error (``WireError``, a ``LocatedError``) on malformed input.
+/// Throws ``WireError`` (a ``LocatedError``) on malformed input.
 public func roundTrip(_ bytes: [UInt8]) throws -> [UInt8] {
-    var reader = TokenReader(bytes: bytes)
-    let tokens = try reader.readAll()
-    var writer = TokenWriter(capacity: bytes.count)
-    try writer.write(tokens)
-    return writer.bytes
+    try ArchiveWriter.write(ArchiveReader.read(bytes), policy: .recorded, capacity: bytes.count)
 }
 
 /// An error that knows the byte offset where the input went wrong and why. `verify` and other
