@@ -25,7 +25,7 @@ let package = Package(
         // Codable over the ordered coder.
         .target(name: "TypedStreamCodable", dependencies: ["TypedStream", "TypedStreamFoundation"]),
         // JSON (lossless and plain), keyed-archive plists, annotated hex dumps.
-        .target(name: "TypedStreamExport", dependencies: ["TypedStream", "TypedStreamFoundation"]),
+        .target(name: "TypedStreamExport", dependencies: ["ObjCTypeEncoding", "TypedStream", "TypedStreamFoundation"]),
         // The users' Model records and their documents.
         .target(name: "ModelDocument", dependencies: ["TypedStream", "TypedStreamFoundation", "TypedStreamExport"]),
         // The command-line program's subcommands and argument layer.

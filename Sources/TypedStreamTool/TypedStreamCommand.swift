@@ -36,6 +36,7 @@ public enum TypedStreamCommand {
     public static var subcommands: [any Subcommand.Type] {
         [
             TokensCommand.self,
+            DecodeCommand.self,
             VerifyCommand.self,
             DetectCommand.self,
             HelpCommand.self,
