@@ -35,6 +35,6 @@ struct DecodeCommandTests {
     @Test func damagedInputExitsOneWithOffset() {
         let result = TypedStreamCommand.run(["decode", "-"], standardInput: Array(Self.arrayWithBools.prefix(60)))
         #expect(result.exitCode == .failure)
-        #expect(result.standardError.contains("offset 0x3c"))
+        #expect(result.standardError.contains("offset 0x34 (52): the length of a class name 8 runs past the end"))
     }
 }
