@@ -12,14 +12,18 @@ struct AnnotatedDumpLayout {
     /// Whether to emit ANSI colour escapes.
     let useColor: Bool
 
-    private enum Color: String {
-        case offset = "\u{1B}[36m"   // cyan
-        case tag = "\u{1B}[33m"      // yellow
-        case string = "\u{1B}[32m"   // green
-        case name = "\u{1B}[1m"      // bold
-        case error = "\u{1B}[31m"    // red
-        static let reset = "\u{1B}[0m"
+    private enum Color {
+        static let offset: [UInt8] = Array("\u{1B}[36m".utf8)   // cyan
+        static let tag: [UInt8] = Array("\u{1B}[33m".utf8)      // yellow
+        static let string: [UInt8] = Array("\u{1B}[32m".utf8)   // green
+        static let name: [UInt8] = Array("\u{1B}[1m".utf8)      // bold
+        static let error: [UInt8] = Array("\u{1B}[31m".utf8)    // red
+        static let reset: [UInt8] = Array("\u{1B}[0m".utf8)
     }
+
+    private static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
+    private static let space = UInt8(ascii: " ")
+    private static let bar = UInt8(ascii: "|")
 
     init(bytesPerLine: Int, useColor: Bool) {
         self.bytesPerLine = bytesPerLine
@@ -37,66 +41,114 @@ struct AnnotatedDumpLayout {
     /// A line showing `bytes` (which start at `offset`) and, if given, an annotation indented by
     /// `depth`.
     func dataLine(offset: Int, bytes: ArraySlice<UInt8>, role: ByteRole, depth: Int, phrase: AnnotatedDumpPhrase?) -> String {
-        var line = paint(AnnotatedDumpText.hex(offset), .offset)
-        line += "  "
+        var line: [UInt8] = []
+        line.reserveCapacity(bytesPerLine * 4 + 96)
+        appendOffset(offset, to: &line)
+        line.append(Self.space)
+        line.append(Self.space)
         switch role {
         case .undecoded:
-            line += paint(bytes.map(AnnotatedDumpText.hexByte).joined(separator: " "), .error)
+            if useColor { line += Color.error }
+            appendHex(bytes, to: &line)
+            if useColor { line += Color.reset }
         case .decoded(let heads):
             var position = offset
             for byte in bytes {
-                if position != offset { line += " " }
-                let hex = AnnotatedDumpText.hexByte(byte)
-                line += (0x80...0x91).contains(byte) && heads.contains(position) ? paint(hex, .tag) : hex
+                if position != offset { line.append(Self.space) }
+                let isTag = useColor && byte >= 0x80 && byte <= 0x91 && heads.contains(position)
+                if isTag { line += Color.tag }
+                line.append(Self.hexDigits[Int(byte >> 4)])
+                line.append(Self.hexDigits[Int(byte & 0x0F)])
+                if isTag { line += Color.reset }
                 position += 1
             }
         }
-        var ascii = "|"
-        for byte in bytes { ascii.append(AnnotatedDumpText.asciiCharacter(byte)) }
-        ascii += "|"
-        guard let phrase, !phrase.parts.isEmpty else {
-            return line + padding(hexBytes: bytes.count) + "  " + ascii
+        appendSpaces(hexPadding(bytes.count) + 2, to: &line)
+        line.append(Self.bar)
+        for byte in bytes { line.append(byte >= 0x20 && byte <= 0x7E ? byte : UInt8(ascii: ".")) }
+        line.append(Self.bar)
+        if let phrase, !phrase.parts.isEmpty {
+            appendSpaces(bytesPerLine - bytes.count + 2 + 2 * max(depth, 0), to: &line)
+            append(phrase, to: &line)
         }
-        line += padding(hexBytes: bytes.count) + "  " + ascii
-        line += String(repeating: " ", count: bytesPerLine - bytes.count)
-        return line + "  " + indent(depth) + render(phrase)
+        return String(decoding: line, as: UTF8.self)
     }
 
     /// A line for a token without bytes (array and struct markers, `!` fields): offset,
     /// empty columns, annotation.
     func markerLine(offset: Int, depth: Int, phrase: AnnotatedDumpPhrase) -> String {
-        var line = paint(AnnotatedDumpText.hex(offset), .offset)
-        line += "  " + padding(hexBytes: 0) + "  " + String(repeating: " ", count: bytesPerLine + 2)
-        return line + "  " + indent(depth) + render(phrase)
+        var line: [UInt8] = []
+        appendOffset(offset, to: &line)
+        appendSpaces(2 + hexPadding(0) + 2 + bytesPerLine + 2 + 2 + 2 * max(depth, 0), to: &line)
+        append(phrase, to: &line)
+        return String(decoding: line, as: UTF8.self)
     }
 
     /// The final line of a dump that stopped at damage: `error at offset 0x…: reason`.
     func errorLine(_ error: WireError) -> String {
-        paint("error at offset 0x\(AnnotatedDumpText.hex(error.offset)): \(error.reason)", .error)
+        var line: [UInt8] = []
+        if useColor { line += Color.error }
+        line += "error at offset 0x".utf8
+        appendOffset(error.offset, to: &line, colored: false)
+        line += ": ".utf8
+        line += error.reason.utf8
+        if useColor { line += Color.reset }
+        return String(decoding: line, as: UTF8.self)
     }
 
-    private func padding(hexBytes count: Int) -> String {
+    /// Spaces after `count` bytes in the hex column to reach its full width.
+    private func hexPadding(_ count: Int) -> Int {
         let used = count == 0 ? 0 : count * 3 - 1
-        return String(repeating: " ", count: max(bytesPerLine * 3 - 1 - used, 0))
+        return max(bytesPerLine * 3 - 1 - used, 0)
     }
 
-    private func indent(_ depth: Int) -> String { String(repeating: "  ", count: max(depth, 0)) }
-
-    private func render(_ phrase: AnnotatedDumpPhrase) -> String {
-        var out = ""
-        for (style, text) in phrase.parts {
-            switch style {
-            case .plain: out += text
-            case .string: out += paint(text, .string)
-            case .name: out += paint(text, .name)
-            case .error: out += paint(text, .error)
-            }
+    private func appendOffset(_ offset: Int, to line: inout [UInt8], colored: Bool = true) {
+        if colored && useColor { line += Color.offset }
+        var digits = 8
+        while digits < 16 && offset >> (4 * digits) != 0 { digits += 1 }
+        var shift = 4 * (digits - 1)
+        while shift >= 0 {
+            line.append(Self.hexDigits[(offset >> shift) & 0x0F])
+            shift -= 4
         }
-        return out
+        if colored && useColor { line += Color.reset }
     }
 
-    private func paint(_ text: String, _ color: Color) -> String {
-        useColor ? color.rawValue + text + Color.reset : text
+    private func appendHex(_ bytes: ArraySlice<UInt8>, to line: inout [UInt8]) {
+        var first = true
+        for byte in bytes {
+            if !first { line.append(Self.space) }
+            first = false
+            line.append(Self.hexDigits[Int(byte >> 4)])
+            line.append(Self.hexDigits[Int(byte & 0x0F)])
+        }
+    }
+
+    /// Runs of 0…64 spaces, appended whole (much faster than appending one at a time).
+    private static let spaceRuns: [[UInt8]] = (0...64).map { [UInt8](repeating: space, count: $0) }
+
+    private func appendSpaces(_ count: Int, to line: inout [UInt8]) {
+        var remaining = max(count, 0)
+        while remaining > 64 {
+            line += Self.spaceRuns[64]
+            remaining -= 64
+        }
+        line += Self.spaceRuns[remaining]
+    }
+
+    private func append(_ phrase: AnnotatedDumpPhrase, to line: inout [UInt8]) {
+        for (style, text) in phrase.parts {
+            let color: [UInt8]?
+            switch style {
+            case .plain: color = nil
+            case .string: color = Color.string
+            case .name: color = Color.name
+            case .error: color = Color.error
+            }
+            if useColor, let color { line += color }
+            line += text.utf8
+            if useColor, color != nil { line += Color.reset }
+        }
     }
 }
 

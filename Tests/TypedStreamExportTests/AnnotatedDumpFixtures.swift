@@ -70,17 +70,28 @@ enum DumpLineParser {
     /// A line's offset and the bytes in its hex column (empty for marker lines); `nil` for
     /// lines without an offset column (the error line, notes).
     static func parse(_ line: String, bytesPerLine: Int = 16) -> (offset: Int, bytes: [UInt8])? {
-        let characters = Array(line)
-        guard characters.count >= 10, let offset = Int(String(characters[0..<8]), radix: 16),
-              characters[8] == " ", characters[9] == " " else { return nil }
-        let hexEnd = min(characters.count, 10 + bytesPerLine * 3 - 1)
-        let column = String(characters[10..<hexEnd])
+        let utf8 = Array(line.utf8.prefix(10 + bytesPerLine * 3 - 1))
+        guard utf8.count >= 10, utf8[8] == 0x20, utf8[9] == 0x20, let offset = hexValue(utf8[0..<8]) else { return nil }
         var bytes: [UInt8] = []
-        for field in column.split(separator: " ") {
-            guard let byte = UInt8(field, radix: 16) else { return nil }
-            bytes.append(byte)
+        var position = 10
+        while position + 1 < utf8.count, utf8[position] != 0x20 {
+            guard let byte = hexValue(utf8[position..<position + 2]) else { return nil }
+            bytes.append(UInt8(byte))
+            position += 3
         }
         return (offset, bytes)
+    }
+
+    private static func hexValue(_ digits: ArraySlice<UInt8>) -> Int? {
+        var value = 0
+        for digit in digits {
+            switch digit {
+            case 0x30...0x39: value = value << 4 | Int(digit - 0x30)
+            case 0x61...0x66: value = value << 4 | Int(digit - 0x61 + 10)
+            default: return nil
+            }
+        }
+        return value
     }
 
     /// The annotation of a line (after the offset, hex and ASCII columns), indentation kept.
