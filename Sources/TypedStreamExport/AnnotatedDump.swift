@@ -7,13 +7,26 @@ import TypedStream
 /// is shown up to the damage, followed by the bytes there and a final `error at offset` line.
 ///
 /// ```swift
-/// let dump = AnnotatedDump.render(bytes)
+/// let dump = AnnotatedDump.render(bytes, options: .init(useColor: false))
 /// print(dump.text, terminator: "")
-/// // 00000000  04 0b 73 74 72 65 61 6d 74 79 70 65 64 81 e8 03  |..streamtyped...|  header: streamer v4, little-endian (streamtyped), system version 1000
-/// // 00000010  84 01 40                                          |..@|               type string "@" (new shared string #0)
-/// // 00000013  84                                                |.|                 new object #0 of class NSArray v0
-/// // …
+/// if let error = dump.error { … }   // also the dump's last line
 /// ```
+///
+/// gives, for the format notes' worked example (`@[@YES, @NO]`), lines such as
+///
+/// ```
+/// 00000000  04 0b 73 74 72 65 61 6d 74 79 70 65 64 81 e8 03  |..streamtyped...|  header: streamer v4, little-endian (streamtyped), system version 1000
+/// 00000010  84 01 40                                         |..@|               type string "@" (new shared string #0)
+/// 00000013  84                                               |.|                 new object #0 of class NSArray v0
+/// 00000014  84 84 07 4e 53 41 72 72 61 79 00                 |...NSArray.|         class NSArray v0 (new, object #1; name: new shared string #1)
+/// …
+/// 00000049  94                                               |.|                     superclass → #2 NSObject (reference)
+/// …
+/// 0000005c  86                                               |.|                 end of object #0 NSArray
+/// ```
+///
+/// "object #N" is slot N of the object table (objects, classes and C strings share it);
+/// "shared string #N" is slot N of the shared-string table.
 ///
 /// On a valid archive every byte appears on exactly one line. Marker tokens that take no bytes
 /// (array and struct starts and ends, `!` fields) get a line of their own with empty columns.
@@ -29,7 +42,8 @@ public enum AnnotatedDump {
         /// Reading stops past this window, so damage beyond it is not reported.
         public var length: Int?
         /// Show only the object in this object-table slot: from its `new` to its end of object,
-        /// with everything nested inside. `nil` (the default) shows the whole archive.
+        /// with everything nested inside; reading stops at its end. `nil` (the default) shows
+        /// the whole archive.
         public var objectIndex: Int?
         /// Whether to colour offsets, tags, strings, class names and errors with ANSI escapes.
         /// Resolve a user's `auto`/`always`/`never` choice with ``ColorChoice/resolve(outputIsTerminal:environment:)``.

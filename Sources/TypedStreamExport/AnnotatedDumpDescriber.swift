@@ -35,9 +35,6 @@ struct AnnotatedDumpDescriber {
         self.textLimit = max(textLimit, 1)
     }
 
-    /// The object-table index of the object whose contents are innermost open, if any.
-    var innermostObject: Int? { openObjects.last }
-
     /// Describes `token` and updates the tables. `classPreview` is the first class link that
     /// follows a new object (looked ahead by the caller), so the object's line can name its class.
     mutating func describe(_ token: Token, classPreview: ClassForm? = nil) -> AnnotatedDumpPhrase {
@@ -237,9 +234,10 @@ struct AnnotatedDumpDescriber {
             if case .cString(let text)? = slots[index] {
                 phrase.add(" (")
                 phrase.add(quote(text), .string)
-                phrase.add(")")
+                phrase.add(width == .inline ? ")" : ", \(width.name))")
+            } else if width != .inline {
+                phrase.add(" (\(width.name))")
             }
-            if width != .inline { phrase.add(" [\(width.name)]") }
             return phrase
         }
     }
@@ -277,20 +275,22 @@ struct AnnotatedDumpDescriber {
             phrase.add(untypedNote)
             return phrase
         case .reference(let index, let width):
+            // The width of a multi-byte reference goes last inside the parentheses.
+            let close = width == .inline ? ")" : ", \(width.name))"
             var phrase: AnnotatedDumpPhrase
             switch slots[index] {
             case .class(let name, _)?:
                 phrase = AnnotatedDumpPhrase("reference to #\(index) (class ")
                 phrase.add(name, .name)
-                phrase.add(")")
+                phrase.add(close)
             case .object(let className?)?:
                 phrase = AnnotatedDumpPhrase("reference to object #\(index) (")
                 phrase.add(className, .name)
-                phrase.add(")")
+                phrase.add(close)
             default:
                 phrase = AnnotatedDumpPhrase("reference to object #\(index)")
+                if width != .inline { phrase.add(" (\(width.name))") }
             }
-            if width != .inline { phrase.add(" [\(width.name)]") }
             phrase.add(untypedNote)
             return phrase
         }

@@ -4,8 +4,11 @@ import TypedStream
 /// adds ANSI colours when asked.
 ///
 /// ```
-/// 00000010  84 01 40                                          |..@|                type string "@" (new shared string #0)
+/// 00000010  84 01 40                                         |..@|               type string "@" (new shared string #0)
 /// ```
+///
+/// The ASCII column is padded after its closing bar so that annotations line up; a line with
+/// no annotation (the continuation of a wrapped token) ends at the bar.
 struct AnnotatedDumpLayout {
     /// Bytes per line in the hex and ASCII columns.
     let bytesPerLine: Int

@@ -14,11 +14,6 @@ enum AnnotatedDumpText {
         return text.count >= digits ? text : String(repeating: "0", count: digits - text.count) + text
     }
 
-    /// The ASCII column character for a byte: printable ASCII as itself, anything else `.`.
-    static func asciiCharacter(_ byte: UInt8) -> Character {
-        (0x20...0x7E).contains(byte) ? Character(Unicode.Scalar(byte)) : "."
-    }
-
     /// `bytes` as a double-quoted string: valid UTF-8 is shown as text, quotes, backslashes
     /// and control characters are escaped, bytes that are not UTF-8 appear as `\xNN`.
     /// At most `limit` characters are shown; a longer text ends with `…` after the quote.
@@ -80,7 +75,7 @@ enum AnnotatedDumpText {
         return "\(value)"
     }
 
-    /// A float as a person writes it (see ``real(_:)-(Double)``), using the float's own shortest form.
+    /// A float as a person writes it, like the double version, using the float's own shortest form.
     static func real(_ value: Float) -> String {
         if value == 0 { return value.sign == .minus ? "-0" : "0" }
         if value.isFinite, value == value.rounded(), abs(value) < 1e16 {

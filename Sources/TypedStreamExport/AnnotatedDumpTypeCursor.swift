@@ -64,18 +64,6 @@ struct AnnotatedDumpTypeCursor {
         return nil
     }
 
-    /// Whether the next value expected is a `#` class (so a class link starts a class value).
-    mutating func nextIsClassValue() -> Bool {
-        dropFinishedGroups()
-        guard let top = stack.last else { return false }
-        switch top {
-        case .group(let types, let next): return next < types.count && types[next].unqualified == .classObject
-        case .structure(let fields, let next): return next < fields.count && fields[next].type.unqualified == .classObject
-        case .array(let element, let remaining): return remaining > 0 && element.unqualified == .classObject
-        case .object: return false
-        }
-    }
-
     /// Opens the elements of an array of `type` (`[Nt]`) with `count` elements.
     mutating func openArray(of type: ObjCType?, count: Int) {
         if case .array(_, let element)? = type {

@@ -86,6 +86,16 @@ private let valueRows: [ValueRow] = [
         "superclass: none",
         "reference to #0 (class Foo)",
     ]),
+    // A reference may be written wider than needed (`81 92 ff` = −110 = slot #0).
+    ValueRow("#@", [0x84, 0x84, 0x03] + Array("Foo".utf8) + [0x00, 0x85, 0x81, 0x92, 0xFF], [
+        "class Foo v0 (new, object #0; name: new shared string #1)",
+        "superclass: none",
+        "reference to #0 (class Foo, int16)",
+    ]),
+    ValueRow("**", [0x84, 0x84, 0x01, 0x63, 0x82, 0x92, 0xFF, 0xFF, 0xFF], [
+        "C string \"c\" (new, object #0; text: new shared string #1)",
+        "reference to C string #0 (\"c\", int32)",
+    ]),
     ValueRow("[3c]", [0x01, 0x02, 0x03], ["3 raw bytes ([3c])"]),
     ValueRow("[1C]", [0xFF], ["1 raw byte ([1C])"]),
     ValueRow("(u=ic)", [0x01, 0x02, 0x03, 0x04], ["union (u=ic): 4 raw bytes"]),
@@ -160,4 +170,22 @@ private func valuesAreNamedByTheirType(_ row: ValueRow) {
         "type string \"i\" (shared string #239 by reference, int16)",
         "int 5 (inline)",
     ])
+}
+
+@Test func streamerThreeObjectsWithoutTypeString() {
+    let bytes: [UInt8] = [0x03, 0x0B] + Array("typedstream".utf8) + [0x81, 0x03, 0x85]
+        + [0x84, 0x84, 0x84, 0x06] + Array("Object".utf8) + [0x00, 0x85, 0x00, 0x86]
+        + [0x85]
+    let dump = AnnotatedDump.render(bytes)
+    #expect(dump.error == nil)
+    #expect(dump.lines.map { DumpLineParser.annotation($0) } == [
+        "header: streamer v3, big-endian (typedstream), system version 901",
+        "new object #0 of class Object v0 (no type string, streamer 3)",
+        "  class Object v0 (new, object #1; name: new shared string #0)",
+        "  superclass: none",
+        "  instance size 0 (streamer 3)",
+        "end of object #0 Object",
+        "nil (no type string, streamer 3)",
+    ])
+    #expect(dump.coveredRanges == [0..<bytes.count])
 }
