@@ -1,0 +1,204 @@
+import TypedStream
+
+/// One run of ``AnnotatedDump``: reads tokens, keeps the describer's tables up to date with
+/// every token, and emits the lines that the window and the followed object let through.
+struct AnnotatedDumpSession {
+    private let bytes: [UInt8]
+    private let options: AnnotatedDump.Options
+    private let emit: (String) -> Void
+    private let layout: AnnotatedDumpLayout
+    private let window: Range<Int>
+    private let bytesPerLine: Int
+
+    private var reader: TokenReader
+    private var describer: AnnotatedDumpDescriber
+    private var summary = AnnotatedDump.Summary()
+    /// The end of the last token read: everything before it was decoded.
+    private var decodedEnd = 0
+    private var follow = Follow.off
+
+    private enum Follow: Equatable {
+        /// Show everything (no object to follow).
+        case off
+        /// Waiting for the followed object's `new`.
+        case waiting(index: Int)
+        /// Inside the followed object, whose `new` was at this depth.
+        case inside(index: Int, depth: Int)
+        /// The followed object has ended.
+        case done
+    }
+
+    init(bytes: [UInt8], options: AnnotatedDump.Options, emit: @escaping (String) -> Void) {
+        self.bytes = bytes
+        self.options = options
+        self.emit = emit
+        bytesPerLine = min(max(options.bytesPerLine, 1), 256)
+        layout = AnnotatedDumpLayout(bytesPerLine: bytesPerLine, useColor: options.useColor)
+        let lower = min(max(options.startOffset, 0), bytes.count)
+        let upper = options.length.map { lower + min(max($0, 0), bytes.count - lower) } ?? bytes.count
+        window = lower..<upper
+        reader = TokenReader(bytes: bytes, limits: options.limits)
+        describer = AnnotatedDumpDescriber(textLimit: options.textLimit)
+        if let index = options.objectIndex { follow = .waiting(index: index) }
+    }
+
+    /// Runs the dump to the end of the window, the end of the followed object, the end of the
+    /// data or the first damage, whichever comes first.
+    mutating func run() -> AnnotatedDump.Summary {
+        var pending: [Token] = []
+        var failure: WireError?
+        reading: while true {
+            do throws(WireError) {
+                guard let token = try reader.next() else { break reading }
+                pending.append(token)
+                // A new object's line names its class, which the next token (its first class
+                // link) tells: read the whole chain before describing any of it.
+                if case .object(.new) = token.kind {
+                    while let link = try reader.next() {
+                        pending.append(link)
+                        guard case .classLink(let form) = link.kind else { break }
+                        if case .new = form { continue }
+                        break
+                    }
+                }
+            } catch {
+                failure = error
+            }
+            for (position, token) in pending.enumerated() {
+                var preview: ClassForm?
+                if case .object(.new) = token.kind, position + 1 < pending.count,
+                   case .classLink(let first) = pending[position + 1].kind {
+                    preview = first
+                }
+                show(token, classPreview: preview)
+                decodedEnd = max(decodedEnd, token.end)
+            }
+            pending.removeAll(keepingCapacity: true)
+            if failure != nil || shouldStop { break }
+        }
+        if let failure { showDamage(failure) }
+        if case .waiting(let index) = follow, failure == nil {
+            summary.objectFound = false
+            emitLine(missingObjectNote(index))
+        }
+        return summary
+    }
+
+    // MARK: - Filtering
+
+    private var shouldStop: Bool {
+        if follow == .done { return true }
+        return decodedEnd > window.upperBound || (decodedEnd == window.upperBound && window.upperBound < bytes.count)
+    }
+
+    /// Whether a token is inside the followed object (or no object is followed), updating the
+    /// follow state as the object starts and ends.
+    private mutating func passesFollow(_ token: Token) -> Bool {
+        switch follow {
+        case .off: return true
+        case .done: return false
+        case .waiting(let index):
+            guard case .object(.new(index)) = token.kind else { return false }
+            follow = .inside(index: index, depth: token.depth)
+            return true
+        case .inside(_, let depth):
+            if case .endOfObject = token.kind, token.depth == depth { follow = .done }
+            return true
+        }
+    }
+
+    private func inWindow(_ range: Range<Int>) -> Bool {
+        if range.isEmpty {
+            let at = range.lowerBound
+            return at >= window.lowerBound && (at < window.upperBound || (at == window.upperBound && at == bytes.count))
+        }
+        return range.overlaps(window)
+    }
+
+    // MARK: - Lines
+
+    private mutating func show(_ token: Token, classPreview: ClassForm?) {
+        // Every token goes through the describer, shown or not, to keep its tables right.
+        let phrase = describer.describe(token, classPreview: classPreview)
+        guard passesFollow(token), inWindow(token.range) else { return }
+        if token.start == token.end {
+            emitLine(layout.markerLine(offset: token.start, depth: token.depth, phrase: phrase))
+            return
+        }
+        let heads = AnnotatedDumpLayout.headOffsets(of: token)
+        var annotated = false
+        var chunkStart = token.start
+        while chunkStart < token.end {
+            let chunkEnd = min(chunkStart + bytesPerLine, token.end)
+            if (chunkStart..<chunkEnd).overlaps(window) {
+                let note: AnnotatedDumpPhrase? = annotated ? nil : continued(phrase, from: chunkStart == token.start ? nil : token.start)
+                emitLine(layout.dataLine(offset: chunkStart, bytes: bytes[chunkStart..<chunkEnd],
+                                         role: .decoded(headOffsets: heads), depth: token.depth, phrase: note))
+                annotated = true
+                cover(chunkStart..<chunkEnd)
+            }
+            chunkStart = chunkEnd
+        }
+    }
+
+    /// The phrase for the first shown line of a token; when the window cuts off the token's
+    /// first line, says where the token started.
+    private func continued(_ phrase: AnnotatedDumpPhrase, from start: Int?) -> AnnotatedDumpPhrase {
+        guard let start else { return phrase }
+        var note = AnnotatedDumpPhrase("(continued from 0x\(AnnotatedDumpText.hex(start))) ")
+        for (style, text) in phrase.parts { note.add(text, style) }
+        return note
+    }
+
+    private mutating func showDamage(_ error: WireError) {
+        summary.error = error
+        let showBytes: Bool
+        switch follow {
+        case .off, .inside: showBytes = true
+        case .waiting, .done: showBytes = false
+        }
+        if showBytes {
+            let contextEnd = min(bytes.count, max(error.offset, decodedEnd) + max(options.damageContext, 0))
+            var chunkStart = decodedEnd
+            var first = true
+            while chunkStart < contextEnd {
+                let chunkEnd = min(chunkStart + bytesPerLine, contextEnd)
+                if (chunkStart..<chunkEnd).overlaps(window) {
+                    let note = first ? AnnotatedDumpPhrase(noteForUndecoded(error, contextEnd: contextEnd), .error) : nil
+                    emitLine(layout.dataLine(offset: chunkStart, bytes: bytes[chunkStart..<chunkEnd],
+                                             role: .undecoded, depth: reader.depth, phrase: note))
+                    first = false
+                }
+                chunkStart = chunkEnd
+            }
+        }
+        emitLine(layout.errorLine(error))
+    }
+
+    private func noteForUndecoded(_ error: WireError, contextEnd: Int) -> String {
+        let remaining = bytes.count - decodedEnd
+        let shown = contextEnd - decodedEnd
+        let total = remaining == 1 ? "1 byte" : "\(remaining) bytes"
+        return shown < remaining ? "not decoded (\(shown) of \(total) left)" : "not decoded (\(total) left)"
+    }
+
+    private func missingObjectNote(_ index: Int) -> String {
+        if let what = describer.slotSummary(index) {
+            return "object #\(index) is \(what), not a new object with contents"
+        }
+        return "no object #\(index) in this archive (its object table has \(describer.slotCount) entries)"
+    }
+
+    private mutating func cover(_ range: Range<Int>) {
+        if let last = summary.coveredRanges.last, last.upperBound == range.lowerBound {
+            summary.coveredRanges[summary.coveredRanges.count - 1] = last.lowerBound..<range.upperBound
+        } else {
+            summary.coveredRanges.append(range)
+        }
+    }
+
+    private mutating func emitLine(_ line: String) {
+        summary.lineCount += 1
+        emit(line)
+    }
+}

@@ -1,0 +1,116 @@
+/// Text helpers for the annotated dump: hex digits, quoting of archive text, numbers.
+/// Written by hand so that the dump needs nothing beyond the standard library.
+enum AnnotatedDumpText {
+    private static let hexDigits: [Character] = Array("0123456789abcdef")
+
+    /// Two lowercase hex digits.
+    static func hexByte(_ byte: UInt8) -> String {
+        String([hexDigits[Int(byte >> 4)], hexDigits[Int(byte & 0x0F)]])
+    }
+
+    /// `value` in lowercase hex, zero-padded to at least `digits` digits.
+    static func hex(_ value: Int, digits: Int = 8) -> String {
+        let text = String(value, radix: 16, uppercase: false)
+        return text.count >= digits ? text : String(repeating: "0", count: digits - text.count) + text
+    }
+
+    /// `bytes` as a double-quoted string: valid UTF-8 is shown as text, quotes, backslashes
+    /// and control characters are escaped, bytes that are not UTF-8 appear as `\xNN`.
+    /// At most `limit` characters are shown; a longer text ends with `…` after the quote.
+    static func quoted(_ bytes: ArraySlice<UInt8>, limit: Int) -> String {
+        var out = "\""
+        var shown = 0
+        var position = bytes.startIndex
+        var truncated = false
+        while position < bytes.endIndex {
+            if shown >= limit {
+                truncated = true
+                break
+            }
+            var parser = Unicode.UTF8.ForwardParser()
+            var iterator = bytes[position...].makeIterator()
+            switch parser.parseScalar(from: &iterator) {
+            case .valid(let encoded):
+                let scalar = Unicode.UTF8.decode(encoded)
+                out += escaped(scalar)
+                position += encoded.count
+            case .error(let length):
+                for byte in bytes[position..<position + max(length, 1)] {
+                    out += "\\x" + hexByte(byte)
+                }
+                position += max(length, 1)
+            case .emptyInput:
+                position = bytes.endIndex
+            }
+            shown += 1
+        }
+        out += "\""
+        if truncated { out += "…" }
+        return out
+    }
+
+    private static func escaped(_ scalar: Unicode.Scalar) -> String {
+        switch scalar {
+        case "\"": return "\\\""
+        case "\\": return "\\\\"
+        case "\n": return "\\n"
+        case "\r": return "\\r"
+        case "\t": return "\\t"
+        case "\0": return "\\0"
+        default:
+            if scalar.value < 0x20 || scalar.value == 0x7F || (0x80...0x9F).contains(scalar.value) {
+                return "\\u{" + String(scalar.value, radix: 16) + "}"
+            }
+            return String(scalar)
+        }
+    }
+
+    /// A float or double as a person writes it: integral values without a fraction (`1`, not
+    /// `1.0`), `-0` for negative zero, otherwise Swift's shortest round-tripping form.
+    static func real(_ value: Double) -> String {
+        if value == 0 { return value.sign == .minus ? "-0" : "0" }
+        if value.isFinite, value == value.rounded(), abs(value) < 1e16 {
+            return String(Int64(value))
+        }
+        return "\(value)"
+    }
+
+    /// A float as a person writes it, like the double version, using the float's own shortest form.
+    static func real(_ value: Float) -> String {
+        if value == 0 { return value.sign == .minus ? "-0" : "0" }
+        if value.isFinite, value == value.rounded(), abs(value) < 1e16 {
+            return String(Int64(value))
+        }
+        return "\(value)"
+    }
+}
+
+/// An annotation: text in pieces, each with the style the colour palette gives it.
+struct AnnotatedDumpPhrase {
+    /// How a piece of an annotation is coloured.
+    enum Style {
+        /// Ordinary words.
+        case plain
+        /// Text from the archive (quoted strings).
+        case string
+        /// Class names.
+        case name
+        /// Error messages.
+        case error
+    }
+
+    /// The pieces, in order.
+    private(set) var parts: [(Style, String)] = []
+
+    init(_ text: String = "", _ style: Style = .plain) {
+        if !text.isEmpty { parts.append((style, text)) }
+    }
+
+    /// Appends a piece.
+    mutating func add(_ text: String, _ style: Style = .plain) {
+        if !text.isEmpty { parts.append((style, text)) }
+    }
+
+    /// The text without colour.
+    var plain: String { parts.map(\.1).joined() }
+}
