@@ -140,6 +140,9 @@ struct AnnotatedDumpDescriber {
         case .ignored:
             _ = cursor.takeNextType()
             return AnnotatedDumpPhrase("ignored field (!), nothing on the wire")
+
+        case .untypedGroup:
+            return AnnotatedDumpPhrase("group without a type string (streamer 3: an object follows)")
         }
     }
 

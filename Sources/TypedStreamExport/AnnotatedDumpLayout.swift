@@ -194,7 +194,7 @@ extension AnnotatedDumpLayout {
         case .integer, .float, .double, .unsharedString, .sharedString(nil), .cString, .object,
              .classLink, .instanceSize, .endOfObject:
             heads.append(start)
-        case .byte, .rawBytes, .arrayStart, .arrayEnd, .structStart, .structEnd, .ignored:
+        case .byte, .rawBytes, .arrayStart, .arrayEnd, .structStart, .structEnd, .ignored, .untypedGroup:
             break
         }
         return heads

@@ -37,6 +37,7 @@ public enum TypedStreamCommand {
         [
             TokensCommand.self,
             DecodeCommand.self,
+            InspectCommand.self,
             VerifyCommand.self,
             DetectCommand.self,
             HelpCommand.self,

@@ -26,6 +26,10 @@ public final class CommandContext: @unchecked Sendable {
     public let errorIsTerminal: Bool
     /// How many files to work on at once by default.
     public let processorCount: Int
+    /// Whether standard output is a terminal (colour is used only then, unless asked).
+    public let outputIsTerminal: Bool
+    /// The process environment (for `NO_COLOR`, `TERM`).
+    public let environment: [String: String]
 
     private let inputSource: @Sendable () throws(FileReadError) -> [UInt8]
     private var cachedInput: Result<[UInt8], FileReadError>?
@@ -34,13 +38,18 @@ public final class CommandContext: @unchecked Sendable {
     /// Creates a context over given input bytes and sinks (for tests and embedding).
     public convenience init(programName: String = TypedStreamCommand.programName, standardInput: [UInt8] = [],
                             output: any OutputSink, errorOutput: any OutputSink,
-                            errorIsTerminal: Bool = false, processorCount: Int = 2) {
+                            errorIsTerminal: Bool = false, processorCount: Int = 2,
+                            outputIsTerminal: Bool = false, environment: [String: String] = [:]) {
         self.init(programName: programName, inputSource: { standardInput }, output: output, errorOutput: errorOutput,
-                  errorIsTerminal: errorIsTerminal, processorCount: processorCount)
+                  errorIsTerminal: errorIsTerminal, processorCount: processorCount,
+                  outputIsTerminal: outputIsTerminal, environment: environment)
     }
 
     private init(programName: String, inputSource: @escaping @Sendable () throws(FileReadError) -> [UInt8],
-                 output: any OutputSink, errorOutput: any OutputSink, errorIsTerminal: Bool, processorCount: Int) {
+                 output: any OutputSink, errorOutput: any OutputSink, errorIsTerminal: Bool, processorCount: Int,
+                 outputIsTerminal: Bool, environment: [String: String]) {
+        self.outputIsTerminal = outputIsTerminal
+        self.environment = environment
         self.programName = programName
         self.inputSource = inputSource
         self.output = output
@@ -55,7 +64,9 @@ public final class CommandContext: @unchecked Sendable {
                        inputSource: { () throws(FileReadError) -> [UInt8] in try FileReading.readAll(descriptor: 0, path: "-") },
                        output: FileDescriptorSink.standardOutput, errorOutput: FileDescriptorSink.standardError,
                        errorIsTerminal: FileDescriptorSink.standardError.isTerminal,
-                       processorCount: ProcessInfo.processInfo.activeProcessorCount)
+                       processorCount: ProcessInfo.processInfo.activeProcessorCount,
+                       outputIsTerminal: FileDescriptorSink.standardOutput.isTerminal,
+                       environment: ProcessInfo.processInfo.environment)
     }
 
     /// Writes a line to standard output.
