@@ -105,6 +105,19 @@ public final class ColorObject: ArchivableObject, CustomStringConvertible {
         self.value = value
     }
 
+    /// Creates a colour of a numeric kind from its components in archive order (alpha last);
+    /// `nil` for ``Kind/named`` or the wrong number of components.
+    public convenience init?(kind: Kind, components c: [Float]) {
+        switch (kind, c.count) {
+        case (.calibratedRGB, 4): self.init(.calibratedRGB(red: c[0], green: c[1], blue: c[2], alpha: c[3]))
+        case (.deviceRGB, 4): self.init(.deviceRGB(red: c[0], green: c[1], blue: c[2], alpha: c[3]))
+        case (.calibratedWhite, 2): self.init(.calibratedWhite(white: c[0], alpha: c[1]))
+        case (.deviceWhite, 2): self.init(.deviceWhite(white: c[0], alpha: c[1]))
+        case (.deviceCMYK, 5): self.init(.deviceCMYK(cyan: c[0], magenta: c[1], yellow: c[2], black: c[3], alpha: c[4]))
+        default: return nil
+        }
+    }
+
     /// Creates a named colour with new string objects for its catalog and name.
     public static func named(catalog: String, name: String, fallback: ColorObject?) -> ColorObject {
         ColorObject(.named(catalog: StringObject(catalog), name: StringObject(name), fallback: fallback))
@@ -169,14 +182,10 @@ public final class ColorObject: ArchivableObject, CustomStringConvertible {
         }
         var f: [Float] = []
         for v in values { f.append(try Float(archivedValue: v)) }
-        switch kind {
-        case .calibratedRGB: value = .calibratedRGB(red: f[0], green: f[1], blue: f[2], alpha: f[3])
-        case .deviceRGB: value = .deviceRGB(red: f[0], green: f[1], blue: f[2], alpha: f[3])
-        case .calibratedWhite: value = .calibratedWhite(white: f[0], alpha: f[1])
-        case .deviceWhite: value = .deviceWhite(white: f[0], alpha: f[1])
-        case .deviceCMYK: value = .deviceCMYK(cyan: f[0], magenta: f[1], yellow: f[2], black: f[3], alpha: f[4])
-        case .named: break
+        guard let parsed = ColorObject(kind: kind, components: f) else {
+            throw CoderError(.badContents, at: offset, "NSColor kind \(kind.rawValue) with \(f.count) components")
         }
+        value = parsed.value
     }
 
     /// Writes the kind and the components.
