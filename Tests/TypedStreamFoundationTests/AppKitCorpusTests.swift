@@ -43,3 +43,64 @@ import TypedStream
     #expect(totals["Storage", default: 0] >= 10)
     #expect(totals["StreamTable", default: 0] >= 6)
 }
+
+/// Natural values of the corpus objects: colour kinds, font names and sizes.
+@Test func corpusColorKindsAndFonts() throws {
+    guard let files = AppKitCorpus.files() else { print("skipped: ../shared/corpus not found"); return }
+    var kinds: [ColorObject.Kind: Int] = [:]
+    var fonts: [String: Int] = [:]
+    for (name, bytes) in files {
+        let pass = try AppKitCorpus.pass(bytes)
+        var seen = Set<ObjectIdentifier>()
+        func visit(_ value: ArchivedValue) throws {
+            switch value {
+            case .object(let entry?, _):
+                guard seen.insert(ObjectIdentifier(entry)).inserted else { return }
+                let instance = try pass.decoder.object(for: entry)
+                if let color = instance as? ColorObject {
+                    kinds[color.kind, default: 0] += 1
+                    #expect(color.components.count == [4, 4, 2, 2, 5, 0][Int(color.kind.rawValue) - 1])
+                    if color.kind == .named { #expect(color.catalogName != nil && color.colorName != nil, "\(name)") }
+                }
+                if let font = instance as? FontObject {
+                    #expect(!font.name.isEmpty && font.size > 0 && font.trailingBytes.count == 4, "\(name)")
+                    fonts["\(font.name) \(font.size) v\(font.archiveClassChain[0].version)", default: 0] += 1
+                }
+                for group in entry.groups { for v in group.values { try visit(v) } }
+            case .array(let values), .structure(let values):
+                for v in values { try visit(v) }
+            default: break
+            }
+        }
+        for group in pass.archive.groups { for v in group.values { try visit(v) } }
+    }
+    print("NSColor kinds: \(kinds.sorted { $0.key.rawValue < $1.key.rawValue }.map { "\($0.key) \($0.value)" }.joined(separator: ", "))")
+    print("NSFont: \(fonts.sorted { $0.key < $1.key }.map { "\($0.key) ×\($0.value)" }.joined(separator: ", "))")
+    #expect(kinds[.calibratedRGB, default: 0] > 0 && kinds[.calibratedWhite, default: 0] > 0 && kinds[.named, default: 0] > 0)
+    #expect(fonts.keys.contains { $0.hasPrefix("Helvetica 12.0") })
+}
+
+/// The WorldWideWeb `IB.proj`: a `StreamTable` with integer keys whose entries are archives of
+/// their own — a `Project`, an empty archive, and a `HashTable` of ints to nil objects.
+@Test func corpusInterfaceBuilderProject() throws {
+    guard let corpus = CorpusFontPlists.corpusDirectory else { print("skipped: ../shared/corpus not found"); return }
+    let bytes = [UInt8](try Data(contentsOf: corpus.appendingPathComponent("misc/nextstep-WorldWideWeb-IB.proj.typedstream")))
+    let decoder = try Unarchiver(bytes: bytes, registry: .foundation)
+    let table = try #require(try decoder.decodeRootObject() as? StreamTableObject)
+    #expect(table.keyTypeString == "i")
+    #expect(table.entries.map(\.key.integerValue) == [5, 4, 1])
+    #expect(table.entries.map(\.data.count) == [949, 20, 67])
+
+    let project = try #require(try table.decodeRootObject(at: 0) as? GenericObject)
+    #expect(project.archiveClassChain.first?.name == "Project")
+    let storages = project.objects.values.compactMap { $0 as? StorageObject }
+    let lists = storages.filter { $0.elementTypeString == "*" }.map { $0.elements.map(\.stringValue) }
+    #expect(lists.count == 2)
+    #expect(lists.contains(["icon1.tiff", nil, nil]) && lists.contains(["html", nil, nil]), "\(lists)")
+
+    #expect(try table.decodeRootObject(at: 1) == nil)
+    let hashTable = try #require(try table.decodeRootObject(at: 2) as? HashTableObject)
+    #expect(hashTable.keyTypeString == "i" && hashTable.valueTypeString == "@")
+    #expect(hashTable.entries.map(\.key.integerValue) == [3, 2, 1])
+    #expect(hashTable.entries.allSatisfy { $0.value.object == nil })
+}

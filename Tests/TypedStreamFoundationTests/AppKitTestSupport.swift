@@ -28,7 +28,8 @@ enum Hex {
 }
 
 /// Test helper: archives `root` and checks the exact bytes, then decodes them with the
-/// foundation registry and checks that the decoded object writes the same bytes again.
+/// foundation registry and checks that the decoded object writes the same bytes again, and that
+/// every truncated prefix of the bytes fails with a ``CoderError`` (never traps, never decodes).
 /// Returns the decoded root.
 @discardableResult
 func expectExactRoundTrip(_ root: AnyObject, header: StreamHeader = .apple, expected: String,
@@ -41,6 +42,11 @@ func expectExactRoundTrip(_ root: AnyObject, header: StreamHeader = .apple, expe
     #expect(decoder.warnings.isEmpty, "\(decoder.warnings)", sourceLocation: sourceLocation)
     let again = try Archiver.archivedBytes(withRootObject: decoded, header: header)
     #expect(Hex.text(again) == Hex.text(wanted), "decode → encode", sourceLocation: sourceLocation)
+    for length in 0 ..< wanted.count {
+        #expect(throws: CoderError.self, "prefix of \(length) bytes", sourceLocation: sourceLocation) {
+            try Unarchiver(bytes: Array(wanted[..<length]), registry: .foundation).decodeRootObject()
+        }
+    }
     return decoded
 }
 
