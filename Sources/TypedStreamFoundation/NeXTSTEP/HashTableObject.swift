@@ -9,6 +9,9 @@ import TypedStream
 /// then per entry:  one group of the key type, one group of the value type
 /// ```
 ///
+/// The layout is chosen by the archived class version, as NeXT's `-read:` does with
+/// `NXTypedStreamClassVersion`; the stream's system version plays no part.
+///
 /// Entries are kept in archive order (the writer's bucket order), so writing them back gives the
 /// same bytes. `StreamTable` extends this layout (see ``StreamTableObject``).
 ///

@@ -8,6 +8,9 @@ import TypedStream
 /// version 1:  "%ii"   description, element size, count                        then "[count desc]" if count > 0
 /// ```
 ///
+/// The layout is chosen by the archived class version, as NeXT's `-read:` does with
+/// `NXTypedStreamClassVersion`; the stream's system version plays no part.
+///
 /// The array's type string is written as NeXT's `NXWriteArray` spells it — `"[3ii]"` for an
 /// element type of several letters — and kept byte for byte. The element size is the writer's
 /// `sizeof` and is kept as archived (it depends on the writer's machine).
