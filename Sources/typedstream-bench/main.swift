@@ -3,8 +3,6 @@ import TypedStreamFoundation
 import Foundation
 
 func now() -> Double { Double(DispatchTime.now().uptimeNanoseconds) / 1e9 }
-var strings: [AnyObject?] = []
-for i in 0..<(Int(CommandLine.arguments.dropFirst().first ?? "400000") ?? 400_000) { strings.append(StringObject("string number \(i) of the benchmark")) }
 if let path = CommandLine.arguments.first(where: { $0.hasPrefix("--file=") }) {
     let data = try [UInt8](Data(contentsOf: URL(fileURLWithPath: String(path.dropFirst(7)))))
     let mode = CommandLine.arguments.last ?? ""
@@ -23,6 +21,8 @@ if let path = CommandLine.arguments.first(where: { $0.hasPrefix("--file=") }) {
     print(mode, Double(data.count) / (now() - a) / 1e6, "MB/s")
     exit(0)
 }
+var strings: [AnyObject?] = []
+for i in 0..<(Int(CommandLine.arguments.dropFirst().first ?? "400000") ?? 400_000) { strings.append(StringObject("string number \(i) of the benchmark")) }
 let t0 = now()
 let bytes = try Archiver.archivedBytes(withRootObject: ArrayObject(strings, mutable: true))
 let t1 = now()
