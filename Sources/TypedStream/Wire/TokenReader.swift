@@ -24,14 +24,30 @@ public struct TokenReader {
         case cString
     }
 
-    private enum Frame {
-        case topLevel
-        case values(types: [ObjCType], next: Int)
-        case structFields(fields: [ObjCField], next: Int)
-        case array(element: ObjCType, remaining: Int)
-        case classChain(ofObject: Bool)
-        case instanceSize
-        case objectContents
+    /// What the reader is in the middle of. Plain integers only, so pushing and popping costs
+    /// no reference counting.
+    private struct Frame {
+        enum Kind: UInt8 {
+            /// Groups at the top level.
+            case topLevel
+            /// The values of a group: operations `pc..<end` of the compiled type program.
+            case group
+            /// An array body `pc..<end`, `remaining` more times after this one from `bodyStart`.
+            case array
+            /// A class chain after a new object.
+            case objectClassChain
+            /// A class chain that is a `#` value.
+            case valueClassChain
+            /// The streamer-3 instance size after an object's class chain.
+            case instanceSize
+            /// An object's groups until its end-of-object marker.
+            case objectContents
+        }
+        var kind: Kind
+        var pc: Int32 = 0
+        var end: Int32 = 0
+        var bodyStart: Int32 = 0
+        var remaining: Int32 = 0
     }
 
     /// The whole input.
@@ -50,12 +66,15 @@ public struct TokenReader {
     public private(set) var slotText: [Int: Int] = [:]
 
     private var parsedTypes: [[ObjCType]?] = []
+    /// Per shared-string slot: the range of its compiled operations (`nil` until used as a type).
+    private var programRanges: [Range<Int>?] = []
+    private var program = TypeProgram()
 
     /// The types of the type string in shared-string slot `index`, once a group has used it.
     public func types(ofSharedString index: Int) -> [ObjCType]? {
         index >= 0 && index < parsedTypes.count ? parsedTypes[index] : nil
     }
-    private var stack: [Frame] = [.topLevel]
+    private var stack: [Frame] = [Frame(kind: .topLevel)]
     private var nesting = 0
     private var littleEndian = true
     private var pending: Token?
@@ -83,7 +102,7 @@ public struct TokenReader {
         while true {
             guard let frame = stack.last else { return nil }
             let start = offset
-            switch frame {
+            switch frame.kind {
             case .topLevel:
                 if offset == bytes.count { return nil }
                 return try readGroupStart()
@@ -98,37 +117,35 @@ public struct TokenReader {
                     return Token(.endOfObject, start: start, end: offset, depth: nesting)
                 }
                 return try readGroupStart()
-            case .values(let types, let next):
-                if next == types.count {
+            case .group:
+                if frame.pc == frame.end {
                     stack.removeLast()
                     continue
                 }
-                stack[stack.count - 1] = .values(types: types, next: next + 1)
-                if let token = try readValue(types[next]) { return token }
-            case .structFields(let fields, let next):
-                if next == fields.count {
-                    stack.removeLast()
-                    nesting -= 1
-                    return Token(.structEnd, start: start, end: start, depth: nesting)
+                stack[stack.count - 1].pc = frame.pc + 1
+                if let token = try execute(Int(frame.pc)) { return token }
+            case .array:
+                if frame.pc < frame.end {
+                    stack[stack.count - 1].pc = frame.pc + 1
+                    if let token = try execute(Int(frame.pc)) { return token }
+                    continue
                 }
-                stack[stack.count - 1] = .structFields(fields: fields, next: next + 1)
-                if let token = try readValue(fields[next].type) { return token }
-            case .array(let element, let remaining):
-                if remaining == 0 {
-                    stack.removeLast()
-                    nesting -= 1
-                    return Token(.arrayEnd, start: start, end: start, depth: nesting)
+                if frame.remaining > 1 {
+                    stack[stack.count - 1].remaining = frame.remaining - 1
+                    stack[stack.count - 1].pc = frame.bodyStart
+                    continue
                 }
-                stack[stack.count - 1] = .array(element: element, remaining: remaining - 1)
-                if let token = try readValue(element) { return token }
-            case .classChain(let ofObject):
+                stack.removeLast()
+                nesting -= 1
+                return Token(.arrayEnd, start: start, end: start, depth: nesting)
+            case .objectClassChain, .valueClassChain:
                 let (link, ends) = try readClassLink()
                 let token = Token(.classLink(link), start: start, end: offset, depth: nesting)
                 if ends {
                     stack.removeLast()
-                    if ofObject {
-                        stack.append(.objectContents)
-                        if header?.streamerVersion == 3 { stack.append(.instanceSize) }
+                    if frame.kind == .objectClassChain {
+                        stack.append(Frame(kind: .objectContents))
+                        if header?.streamerVersion == 3 { stack.append(Frame(kind: .instanceSize)) }
                     }
                 }
                 return token
@@ -201,69 +218,74 @@ public struct TokenReader {
         return bytes[offset]
     }
 
-    private mutating func readFixed(_ count: Int, what: String) throws(WireError) -> UInt64 {
+    /// Reads a 2-, 4- or 8-byte payload in the stream's byte order.
+    @inline(__always)
+    private mutating func readFixed(_ count: Int, what: @autoclosure () -> String) throws(WireError) -> UInt64 {
         guard bytes.count - offset >= count else {
-            throw WireError(.truncated, at: offset, "expected \(count) bytes of \(what), found \(bytes.count - offset)")
+            throw WireError(.truncated, at: offset, "expected \(count) bytes of \(what()), found \(bytes.count - offset)")
         }
         var value: UInt64 = 0
+        let base = offset
         if littleEndian {
-            for i in stride(from: count - 1, through: 0, by: -1) { value = value << 8 | UInt64(bytes[offset + i]) }
+            var i = count - 1
+            while i >= 0 { value = value << 8 | UInt64(bytes[base + i]); i -= 1 }
         } else {
-            for i in 0..<count { value = value << 8 | UInt64(bytes[offset + i]) }
+            var i = 0
+            while i < count { value = value << 8 | UInt64(bytes[base + i]); i += 1 }
         }
         offset += count
         return value
     }
 
     /// Reads an integer whose head byte `head` (at `start`) was just consumed.
-    private mutating func readInteger(head: UInt8, at start: Int, what: String, allowInt64: Bool, allowInt32: Bool = true) throws(WireError) -> WireInteger {
+    @inline(__always)
+    private mutating func readInteger(head: UInt8, at start: Int, what: @autoclosure () -> String, allowInt64: Bool, allowInt32: Bool = true) throws(WireError) -> WireInteger {
+        if HeadByte.isInline(head) { return WireInteger(Int64(Int8(bitPattern: head)), width: .inline) }
         switch head {
         case HeadByte.int16:
-            return WireInteger(Int64(Int16(truncatingIfNeeded: try readFixed(2, what: what))), width: .int16)
+            return WireInteger(Int64(Int16(truncatingIfNeeded: try readFixed(2, what: what()))), width: .int16)
         case HeadByte.int32 where allowInt32:
-            return WireInteger(Int64(Int32(truncatingIfNeeded: try readFixed(4, what: what))), width: .int32)
+            return WireInteger(Int64(Int32(truncatingIfNeeded: try readFixed(4, what: what()))), width: .int32)
         case HeadByte.int64 where allowInt64:
-            return WireInteger(Int64(bitPattern: try readFixed(8, what: what)), width: .int64)
+            return WireInteger(Int64(bitPattern: try readFixed(8, what: what())), width: .int64)
         default:
-            guard HeadByte.isInline(head) else {
-                throw WireError(.unexpectedHeadByte, at: start, "expected \(what) (an integer), found \(HeadByte.describe(head))")
-            }
-            return WireInteger(Int64(Int8(bitPattern: head)), width: .inline)
+            throw WireError(.unexpectedHeadByte, at: start, "expected \(what()) (an integer), found \(HeadByte.describe(head))")
         }
     }
 
     /// Reads a length or count: non-negative and at most the bytes that remain times `perItem`.
-    private mutating func readLength(what: String, bytesPerItem: Int = 1) throws(WireError) -> (Int, IntegerWidth) {
+    private mutating func readLength(what: @autoclosure () -> String, bytesPerItem: Int = 1) throws(WireError) -> (Int, IntegerWidth) {
         let start = offset
-        let head = try readByte(what)
-        let length = try readInteger(head: head, at: start, what: what, allowInt64: false)
+        let head = try readByte(what())
+        let length = try readInteger(head: head, at: start, what: what(), allowInt64: false)
         guard length.value >= 0 else {
-            throw WireError(.badLength, at: start, "\(what) is negative (\(length.value))")
+            throw WireError(.badLength, at: start, "\(what()) is negative (\(length.value))")
         }
         let remaining = bytes.count - offset
         if bytesPerItem > 0, length.value > Int64(remaining / bytesPerItem) {
-            throw WireError(.badLength, at: start, "\(what) \(length.value) runs past the end of the data (\(remaining) bytes remain)")
+            throw WireError(.badLength, at: start, "\(what()) \(length.value) runs past the end of the data (\(remaining) bytes remain)")
         }
         return (Int(length.value), length.width)
     }
 
-    private mutating func readReference(head: UInt8, at start: Int, what: String) throws(WireError) -> (Int, IntegerWidth) {
-        let label = try readInteger(head: head, at: start, what: what, allowInt64: false)
+    @inline(__always)
+    private mutating func readReference(head: UInt8, at start: Int, what: @autoclosure () -> String) throws(WireError) -> (Int, IntegerWidth) {
+        let label = try readInteger(head: head, at: start, what: what(), allowInt64: false)
         return (Int(label.value - HeadByte.referenceBias), label.width)
     }
 
     // MARK: - Strings
 
     /// Reads a shared string; `nil` when the head is `0x85` and `allowNil`.
-    private mutating func readSharedString(what: String, allowNil: Bool) throws(WireError) -> SharedString? {
+    private mutating func readSharedString(what: @autoclosure () -> String, allowNil: Bool) throws(WireError) -> SharedString? {
         let start = offset
-        let head = try readByte(what)
+        let head = try readByte(what())
         switch head {
         case HeadByte.null:
-            guard allowNil else { throw WireError(.unexpectedHeadByte, at: start, "expected \(what), found nil (0x85)") }
+            guard allowNil else { throw WireError(.unexpectedHeadByte, at: start, "expected \(what()), found nil (0x85)") }
             return nil
         case HeadByte.new:
-            let (length, width) = try readLength(what: "the length of \(what)")
+            let (length, width) = try readLength(what: "the length of \(what())")
             guard sharedStrings.count < limits.maximumSharedStrings else {
                 throw WireError(.limitExceeded, at: start, "more than \(limits.maximumSharedStrings) shared strings")
             }
@@ -273,9 +295,9 @@ public struct TokenReader {
             sharedStrings.append(text)
             return SharedString(form: .literal(index: index, length: width), bytes: text)
         default:
-            let (index, width) = try readReference(head: head, at: start, what: what)
+            let (index, width) = try readReference(head: head, at: start, what: what())
             guard index >= 0, index < sharedStrings.count else {
-                throw WireError(.badReference, at: start, "\(what) refers to shared string #\(index), but only \(sharedStrings.count) are defined")
+                throw WireError(.badReference, at: start, "\(what()) refers to shared string #\(index), but only \(sharedStrings.count) are defined")
             }
             return SharedString(form: .reference(index: index, width: width), bytes: sharedStrings[index])
         }
@@ -289,26 +311,35 @@ public struct TokenReader {
         return objectSlots.count - 1
     }
 
-    private func checkSlot(_ index: Int, at start: Int, allowed: [SlotKind], what: String) throws(WireError) {
+    /// Checks that slot `index` exists and holds `first` or `second`.
+    @inline(__always)
+    private func checkSlot(_ index: Int, at start: Int, _ first: SlotKind, or second: SlotKind? = nil, what: @autoclosure () -> String) throws(WireError) {
         guard index >= 0, index < objectSlots.count else {
-            throw WireError(.badReference, at: start, "\(what) refers to object #\(index), but only \(objectSlots.count) are defined")
+            throw WireError(.badReference, at: start, "\(what()) refers to object #\(index), but only \(objectSlots.count) are defined")
         }
-        guard allowed.contains(objectSlots[index]) else {
-            throw WireError(.referenceKindMismatch, at: start, "\(what) refers to #\(index), which is a \(objectSlots[index]), not a \(allowed.map { "\($0)" }.joined(separator: " or "))")
+        let kind = objectSlots[index]
+        guard kind == first || kind == second else {
+            let allowed = [first] + (second.map { [$0] } ?? [])
+            throw WireError(.referenceKindMismatch, at: start, "\(what()) refers to #\(index), which is a \(kind), not a \(allowed.map { "\($0)" }.joined(separator: " or "))")
         }
     }
 
     // MARK: - Groups and values
 
-    private mutating func types(forSharedString index: Int, at start: Int) throws(WireError) -> [ObjCType] {
+    /// The compiled program of the type string in shared-string slot `index`, parsing it the
+    /// first time it is used.
+    private mutating func program(forSharedString index: Int, at start: Int) throws(WireError) -> Range<Int> {
+        if index < programRanges.count, let range = programRanges[index] { return range }
         while parsedTypes.count <= index { parsedTypes.append(nil) }
-        if let cached = parsedTypes[index] { return cached }
+        while programRanges.count <= index { programRanges.append(nil) }
         var limitsForTypes = ObjCTypeParser.Limits()
         limitsForTypes.maximumDepth = limits.maximumTypeNesting
         do {
             let types = try ObjCType.parseGroup(bytes: sharedStrings[index], limits: limitsForTypes)
             parsedTypes[index] = types
-            return types
+            let range = program.compile(types)
+            programRanges[index] = range
+            return range
         } catch {
             throw WireError(.badTypeString, at: start, "type string '\(String(decoding: sharedStrings[index], as: UTF8.self))' does not parse: \(error.description)")
         }
@@ -333,8 +364,8 @@ public struct TokenReader {
         guard let typeString = try readSharedString(what: "a type string", allowNil: false) else {
             throw WireError(.unexpectedHeadByte, at: start, "expected a type string, found nil")
         }
-        let types = try types(forSharedString: typeString.index, at: start)
-        stack.append(.values(types: types, next: 0))
+        let range = try program(forSharedString: typeString.index, at: start)
+        stack.append(Frame(kind: .group, pc: Int32(range.lowerBound), end: Int32(range.upperBound)))
         return Token(.typeString(typeString), start: start, end: offset, depth: nesting)
     }
 
@@ -360,6 +391,7 @@ public struct TokenReader {
                 }
             }
             guard isObject else { return nil }
+            offset += 1
             return try readObject(head: head, at: start)
         }
         guard HeadByte.isInline(head) || head == HeadByte.int16 || head == HeadByte.int32 else { return nil }
@@ -376,28 +408,28 @@ public struct TokenReader {
         return nil
     }
 
-    private mutating func push(_ frame: Frame, at start: Int) throws(WireError) {
+    @inline(__always)
+    private mutating func enterNesting(at start: Int) throws(WireError) {
         guard nesting < limits.maximumNesting else {
             throw WireError(.limitExceeded, at: start, "nesting deeper than \(limits.maximumNesting) objects, arrays and structs")
         }
         nesting += 1
-        stack.append(frame)
     }
 
     /// Reads an object whose head byte (at `start`) has been consumed.
     private mutating func readObject(head: UInt8, at start: Int) throws(WireError) -> Token {
-        if offset == start { offset += 1 }
         switch head {
         case HeadByte.null:
             return Token(.object(.null), start: start, end: offset, depth: nesting)
         case HeadByte.new:
             let index = try newSlot(.object, at: start)
             let token = Token(.object(.new(index: index)), start: start, end: offset, depth: nesting)
-            try push(.classChain(ofObject: true), at: start)
+            try enterNesting(at: start)
+            stack.append(Frame(kind: .objectClassChain))
             return token
         default:
             let (index, width) = try readReference(head: head, at: start, what: "an object reference")
-            try checkSlot(index, at: start, allowed: [.object, .class], what: "an object reference")
+            try checkSlot(index, at: start, .object, or: .class, what: "an object reference")
             return Token(.object(.reference(index: index, width: width)), start: start, end: offset, depth: nesting)
         }
     }
@@ -421,38 +453,41 @@ public struct TokenReader {
             return (.new(index: index, name: name, version: version), false)
         default:
             let (index, width) = try readReference(head: head, at: start, what: "a class reference")
-            try checkSlot(index, at: start, allowed: [.class], what: "a class reference")
+            try checkSlot(index, at: start, .class, what: "a class reference")
             return (.reference(index: index, width: width), true)
         }
     }
 
-    /// Reads the value of one type; `nil` when the type only pushed a frame (a `#` chain).
-    private mutating func readValue(_ type: ObjCType) throws(WireError) -> Token? {
+    /// Executes operation `pc`: reads one value, or opens or closes an array or struct.
+    /// Returns `nil` when the operation only pushed a frame (a `#` chain).
+    private mutating func execute(_ pc: Int) throws(WireError) -> Token? {
+        let op = program.ops[pc]
         let start = offset
-        switch type {
-        case .char, .unsignedChar, .bool:
-            let byte = try readByte("a byte (\(type.encoding))")
+        let texts = program.texts
+        switch op.code {
+        case .rawByte:
+            let byte = try readByte("a byte (\(texts[Int(op.text)]))")
             return Token(.byte(byte), start: start, end: offset, depth: nesting)
-        case .short, .unsignedShort:
-            let head = try readByte("a short (\(type.encoding))")
-            let value = try readInteger(head: head, at: start, what: "a short (\(type.encoding))", allowInt64: false, allowInt32: false)
+        case .short:
+            let head = try readByte("a short (\(texts[Int(op.text)]))")
+            let value = try readInteger(head: head, at: start, what: "a short (\(texts[Int(op.text)]))", allowInt64: false, allowInt32: false)
             return Token(.integer(value), start: start, end: offset, depth: nesting)
-        case .int, .unsignedInt, .long, .unsignedLong, .longLong, .unsignedLongLong:
-            let head = try readByte("an integer (\(type.encoding))")
-            let value = try readInteger(head: head, at: start, what: "an integer (\(type.encoding))", allowInt64: true)
+        case .integer:
+            let head = try readByte("an integer (\(texts[Int(op.text)]))")
+            let value = try readInteger(head: head, at: start, what: "an integer (\(texts[Int(op.text)]))", allowInt64: true)
             return Token(.integer(value), start: start, end: offset, depth: nesting)
         case .float, .double:
-            let isFloat = type == .float
-            let head = try readByte("a real (\(type.encoding))")
+            let isFloat = op.code == .float
+            let head = try readByte("a real (\(texts[Int(op.text)]))")
             if head == HeadByte.real {
                 let bits = try readFixed(isFloat ? 4 : 8, what: isFloat ? "a float" : "a double")
                 let kind: TokenKind = isFloat ? .float(Float(bitPattern: UInt32(truncatingIfNeeded: bits)), .ieee) : .double(Double(bitPattern: bits), .ieee)
                 return Token(kind, start: start, end: offset, depth: nesting)
             }
-            let value = try readInteger(head: head, at: start, what: "a real (\(type.encoding))", allowInt64: true)
+            let value = try readInteger(head: head, at: start, what: "a real (\(texts[Int(op.text)]))", allowInt64: true)
             let kind: TokenKind = isFloat ? .float(Float(value.value), .integral(value.width)) : .double(Double(value.value), .integral(value.width))
             return Token(kind, start: start, end: offset, depth: nesting)
-        case .bytes:
+        case .counted:
             guard offset < bytes.count else { throw WireError(.truncated, at: offset, "expected counted bytes (+), found end of data") }
             if bytes[offset] == HeadByte.null {
                 offset += 1
@@ -462,8 +497,8 @@ public struct TokenReader {
             let payload = bytes[offset..<offset + length]
             offset += length
             return Token(.unsharedString(payload, length: width), start: start, end: offset, depth: nesting)
-        case .atom, .selector:
-            let text = try readSharedString(what: type == .atom ? "an atom (%)" : "a selector (:)", allowNil: true)
+        case .shared:
+            let text = try readSharedString(what: op.a == 1 ? "an atom (%)" : "a selector (:)", allowNil: true)
             return Token(.sharedString(text), start: start, end: offset, depth: nesting)
         case .cString:
             let head = try readByte("a C string (*)")
@@ -479,55 +514,62 @@ public struct TokenReader {
                 return Token(.cString(.literal(index: index, text: text)), start: start, end: offset, depth: nesting)
             default:
                 let (index, width) = try readReference(head: head, at: start, what: "a C string reference")
-                try checkSlot(index, at: start, allowed: [.cString], what: "a C string reference")
+                try checkSlot(index, at: start, .cString, what: "a C string reference")
                 return Token(.cString(.reference(index: index, width: width)), start: start, end: offset, depth: nesting)
             }
         case .object:
             let head = try readByte("an object (@)")
             return try readObject(head: head, at: start)
-        case .classObject:
-            stack.append(.classChain(ofObject: false))
+        case .classChain:
+            stack.append(Frame(kind: .valueClassChain))
             return nil
         case .ignored:
             return Token(.ignored, start: start, end: start, depth: nesting)
-        case .qualified(_, let inner):
-            return try readValue(inner)
-        case .array(let count, let element):
-            switch element.unqualified {
-            case .char, .unsignedChar:
-                guard count <= bytes.count - offset else {
-                    throw WireError(.badLength, at: start, "array of \(count) bytes runs past the end of the data (\(bytes.count - offset) bytes remain)")
-                }
-                let payload = bytes[offset..<offset + count]
-                offset += count
-                return Token(.rawBytes(payload), start: start, end: offset, depth: nesting)
-            default:
-                let minimum = element.minimumWireSize
-                if minimum == 0 {
-                    guard count <= limits.maximumEmptyElementArray else {
-                        throw WireError(.limitExceeded, at: start, "array of \(count) elements that take no bytes exceeds the limit \(limits.maximumEmptyElementArray)")
-                    }
-                } else if count > (bytes.count - offset) / minimum {
-                    throw WireError(.badLength, at: start, "array of \(count) '\(element.encoding)' needs at least \(count.multipliedReportingOverflow(by: minimum).partialValue) bytes, only \(bytes.count - offset) remain")
-                }
-                try push(.array(element: element, remaining: count), at: start)
-                return Token(.arrayStart(count: count), start: start, end: start, depth: nesting - 1)
+        case .rawBytes:
+            let count = Int(op.a)
+            guard count <= bytes.count - offset else {
+                throw WireError(.badLength, at: start, "array of \(count) bytes runs past the end of the data (\(bytes.count - offset) bytes remain)")
             }
-        case .structure(_, let fields):
-            try push(.structFields(fields: fields, next: 0), at: start)
+            let payload = bytes[offset..<offset + count]
+            offset += count
+            return Token(.rawBytes(payload), start: start, end: offset, depth: nesting)
+        case .arrayStart:
+            let count = Int(op.a)
+            let minimum = Int(op.b)
+            if minimum == 0 {
+                guard count <= limits.maximumEmptyElementArray else {
+                    throw WireError(.limitExceeded, at: start, "array of \(count) elements that take no bytes exceeds the limit \(limits.maximumEmptyElementArray)")
+                }
+            } else if count > (bytes.count - offset) / minimum {
+                throw WireError(.badLength, at: start, "array of \(count) '\(texts[Int(op.text)])' needs at least \(count.multipliedReportingOverflow(by: minimum).partialValue) bytes, only \(bytes.count - offset) remain")
+            }
+            try enterNesting(at: start)
+            // The enclosing frame resumes after the array's end operation.
+            stack[stack.count - 1].pc = op.c + 1
+            stack.append(Frame(kind: .array, pc: count == 0 ? op.c : Int32(pc + 1), end: op.c, bodyStart: Int32(pc + 1), remaining: Int32(count)))
+            return Token(.arrayStart(count: count), start: start, end: start, depth: nesting - 1)
+        case .arrayEnd:
+            // Reached only through a frame's `end`; never executed directly.
+            return nil
+        case .structStart:
+            try enterNesting(at: start)
             return Token(.structStart, start: start, end: start, depth: nesting - 1)
+        case .structEnd:
+            nesting -= 1
+            return Token(.structEnd, start: start, end: start, depth: nesting)
         case .union:
-            guard let size = type.layout(.ilp32)?.size else {
-                throw WireError(.badTypeString, at: start, "union '\(type.encoding)' has no computable size")
-            }
+            let size = Int(op.a)
             guard size <= bytes.count - offset else {
-                throw WireError(.truncated, at: offset, "expected \(size) bytes of union '\(type.encoding)', found \(bytes.count - offset)")
+                throw WireError(.truncated, at: offset, "expected \(size) bytes of union '\(texts[Int(op.text)])', found \(bytes.count - offset)")
             }
             let payload = bytes[offset..<offset + size]
             offset += size
             return Token(.rawBytes(payload), start: start, end: offset, depth: nesting)
-        case .pointer, .bitfield, .void, .unknown:
-            throw WireError(.badTypeString, at: start, "type '\(type.encoding)' cannot be archived in a typedstream")
+        case .unsupported:
+            if op.a == 1 {
+                throw WireError(.badTypeString, at: start, "union '\(texts[Int(op.text)])' has no computable size")
+            }
+            throw WireError(.badTypeString, at: start, "type '\(texts[Int(op.text)])' cannot be archived in a typedstream")
         }
     }
 }

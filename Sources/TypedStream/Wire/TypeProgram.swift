@@ -1,0 +1,124 @@
+import ObjCTypeEncoding
+
+/// A type string compiled for the token reader: a flat list of operations, so reading values
+/// never walks the recursive ``ObjCType`` tree (no reference counting, no recursion) — one
+/// switch on a small integer per value.
+struct TypeProgram {
+    /// What an operation reads.
+    enum Code: UInt8 {
+        /// `c C B`: one raw byte.
+        case rawByte
+        /// `s S`: a short (inline or int16).
+        case short
+        /// `i I l L q Q`: an integer (inline, int16, int32, int64).
+        case integer
+        /// `f`.
+        case float
+        /// `d`.
+        case double
+        /// `+`: counted bytes.
+        case counted
+        /// `%` (atom) or `:` (selector): a shared string; `a` is 1 for `%`.
+        case shared
+        /// `*`.
+        case cString
+        /// `@`.
+        case object
+        /// `#`.
+        case classChain
+        /// `!`: nothing.
+        case ignored
+        /// `[Nc]` / `[NC]`: `a` raw bytes.
+        case rawBytes
+        /// `[N t]`: `a` = count, `b` = minimum wire size of one element, `c` = index of the
+        /// matching ``arrayEnd``.
+        case arrayStart
+        /// End of an array body; `c` = index of the matching ``arrayStart``.
+        case arrayEnd
+        /// `{`.
+        case structStart
+        /// `}`.
+        case structEnd
+        /// A union: `a` raw bytes.
+        case union
+        /// A type the format cannot carry (`^ b v ?`) or a union without a size.
+        case unsupported
+    }
+
+    /// One operation.
+    struct Op {
+        var code: Code
+        /// Index into ``texts``: the encoding of the operation's type, for messages.
+        var text: Int32
+        var a: Int32 = 0
+        var b: Int32 = 0
+        var c: Int32 = 0
+    }
+
+    /// All operations of all compiled type strings.
+    private(set) var ops: [Op] = []
+    /// Type encodings referred to by ``Op/text``.
+    private(set) var texts: [String] = []
+    private var textIndex: [String: Int32] = [:]
+
+    /// Compiles `types` (one group) and returns the range of its operations.
+    mutating func compile(_ types: [ObjCType]) -> Range<Int> {
+        let start = ops.count
+        for type in types { emit(type) }
+        return start..<ops.count
+    }
+
+    private mutating func text(_ type: ObjCType) -> Int32 {
+        let encoding = type.encoding
+        if let index = textIndex[encoding] { return index }
+        let index = Int32(texts.count)
+        texts.append(encoding)
+        textIndex[encoding] = index
+        return index
+    }
+
+    private static func clamp(_ value: Int) -> Int32 { Int32(clamping: value) }
+
+    private mutating func emit(_ type: ObjCType) {
+        let t = text(type)
+        switch type {
+        case .char, .unsignedChar, .bool: ops.append(Op(code: .rawByte, text: t))
+        case .short, .unsignedShort: ops.append(Op(code: .short, text: t))
+        case .int, .unsignedInt, .long, .unsignedLong, .longLong, .unsignedLongLong: ops.append(Op(code: .integer, text: t))
+        case .float: ops.append(Op(code: .float, text: t))
+        case .double: ops.append(Op(code: .double, text: t))
+        case .bytes: ops.append(Op(code: .counted, text: t))
+        case .atom: ops.append(Op(code: .shared, text: t, a: 1))
+        case .selector: ops.append(Op(code: .shared, text: t, a: 0))
+        case .cString: ops.append(Op(code: .cString, text: t))
+        case .object: ops.append(Op(code: .object, text: t))
+        case .classObject: ops.append(Op(code: .classChain, text: t))
+        case .ignored: ops.append(Op(code: .ignored, text: t))
+        case .qualified(_, let inner): emit(inner)
+        case .array(let count, let element):
+            switch element.unqualified {
+            case .char, .unsignedChar:
+                ops.append(Op(code: .rawBytes, text: t, a: Self.clamp(count)))
+            default:
+                let startIndex = ops.count
+                ops.append(Op(code: .arrayStart, text: text(element), a: Self.clamp(count), b: Self.clamp(element.minimumWireSize)))
+                emit(element)
+                let endIndex = ops.count
+                ops.append(Op(code: .arrayEnd, text: t, c: Int32(startIndex)))
+                ops[startIndex].c = Int32(endIndex)
+            }
+        case .structure(_, let fields):
+            ops.append(Op(code: .structStart, text: t))
+            for field in fields { emit(field.type) }
+            ops.append(Op(code: .structEnd, text: t))
+        case .union:
+            if let size = type.layout(.ilp32)?.size {
+                ops.append(Op(code: .union, text: t, a: Self.clamp(size)))
+            } else {
+                ops.append(Op(code: .unsupported, text: t, a: 1))
+            }
+        case .pointer, .bitfield, .void, .unknown:
+            ops.append(Op(code: .unsupported, text: t))
+        }
+    }
+}
