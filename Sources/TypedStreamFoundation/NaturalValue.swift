@@ -224,3 +224,10 @@ extension PlainObject: NaturalValueRepresentable {
         .object(className: archiveClassChain.first?.name ?? "NSObject", description: "")
     }
 }
+
+extension ClassReference: NaturalValueRepresentable {
+    /// `.object` with the class name and "class reference" (an `@` slot naming a class).
+    public func makeNaturalValue(nested: (AnyObject?) -> NaturalValue) -> NaturalValue {
+        .object(className: archiveClassChain.first?.name ?? "?", description: "class reference")
+    }
+}

@@ -43,9 +43,6 @@ public final class NumberObject: ArchivableObject, CustomStringConvertible {
     /// `NSNumber` v0 : `NSValue` v0 : `NSObject` v0.
     public static let chain = [ArchiveClassLink("NSNumber", version: 0), ArchiveClassLink("NSValue", version: 0), .nsObject]
 
-    /// The scalar `objCType` letters an `NSNumber` can hold.
-    public static let scalarTypes: Set<String> = ["c", "C", "B", "s", "S", "i", "I", "l", "L", "q", "Q", "f", "d"]
-
     /// Creates the number 0 (`q`).
     public init() {}
 
