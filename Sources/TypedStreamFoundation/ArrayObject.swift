@@ -22,6 +22,11 @@ public final class ArrayObject: ArchivableObject {
         archiveClassChain = mutable ? Self.mutableChain : Self.immutableChain
     }
 
+    /// Creates an array of new `NSString` elements.
+    public convenience init(strings: [String], mutable: Bool = false) {
+        self.init(strings.map { StringObject($0) }, mutable: mutable)
+    }
+
     /// Whether the archived class is `NSMutableArray`.
     public var isMutable: Bool { archiveClassChain.first?.name == "NSMutableArray" }
 

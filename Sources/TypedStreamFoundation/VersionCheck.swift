@@ -11,4 +11,17 @@ extension Unarchiver {
                              "\(className) version \(version) is not understood (supported: \(supported.lowerBound)…\(supported.upperBound))")
         }
     }
+
+    /// Checks the version of every class in the current object's chain that `supported` names
+    /// (for example both `NSMutableData` and `NSData`); classes not named are not checked.
+    /// Throws ``CoderError`` `unsupportedVersion` for the first version not understood.
+    public func requireChainVersions(_ supported: KeyValuePairs<String, ClosedRange<Int64>>) throws(CoderError) {
+        for link in currentClassChain {
+            guard let range = supported.first(where: { $0.key == link.name })?.value else { continue }
+            guard range.contains(link.version) else {
+                throw CoderError(.unsupportedVersion, at: currentObject?.sourceOffset,
+                                 "\(link.name) version \(link.version) is not understood (supported: \(range.lowerBound)…\(range.upperBound))")
+            }
+        }
+    }
 }

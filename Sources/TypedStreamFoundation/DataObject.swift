@@ -1,0 +1,48 @@
+import Foundation
+import TypedStream
+
+/// `NSData` / `NSMutableData` (version 0): an `"i"` length group, then the bytes as one
+/// `"[Nc]"` group (`encodeDataObject:`).
+///
+/// The bytes are a slice of the archive's buffer (no copy is made while decoding).
+public final class DataObject: ArchivableObject, CustomStringConvertible {
+    /// The chain as archived (`NSData` v0 : `NSObject` v0 by default).
+    public var archiveClassChain: [ArchiveClassLink] = DataObject.immutableChain
+    /// The bytes (a zero-copy slice of the archive when decoded).
+    public var bytes: ArraySlice<UInt8> = []
+
+    /// `NSData` v0 : `NSObject` v0.
+    public static let immutableChain = [ArchiveClassLink("NSData", version: 0), .nsObject]
+    /// `NSMutableData` v0 : `NSData` v0 : `NSObject` v0.
+    public static let mutableChain = [ArchiveClassLink("NSMutableData", version: 0)] + immutableChain
+
+    /// Creates an empty `NSData`.
+    public init() {}
+
+    /// Creates an `NSData` (or `NSMutableData`) holding `bytes`.
+    public init(_ bytes: some Collection<UInt8>, mutable: Bool = false) {
+        self.bytes = ArraySlice(bytes)
+        archiveClassChain = mutable ? Self.mutableChain : Self.immutableChain
+    }
+
+    /// Whether the archived class is `NSMutableData`.
+    public var isMutable: Bool { archiveClassChain.first?.name == "NSMutableData" }
+
+    /// The bytes as `Foundation.Data` (a copy).
+    public var data: Data { Data(bytes) }
+
+    /// Reads the length and the bytes.
+    public func decodeContents(with decoder: Unarchiver) throws {
+        archiveClassChain = decoder.currentClassChain
+        try decoder.requireChainVersions(["NSMutableData": 0...0, "NSData": 0...0])
+        bytes = try decoder.decodeDataObject()
+    }
+
+    /// Writes the length and the bytes.
+    public func encodeContents(with encoder: Archiver) throws {
+        try encoder.encodeDataObject(bytes)
+    }
+
+    /// "NSData(6 bytes)".
+    public var description: String { "\(archiveClassChain.first?.name ?? "NSData")(\(bytes.count) bytes)" }
+}

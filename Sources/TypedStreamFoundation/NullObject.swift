@@ -1,0 +1,25 @@
+import TypedStream
+
+/// `NSNull` (version 0): the null singleton, which archives nothing.
+public final class NullObject: ArchivableObject, CustomStringConvertible {
+    /// The chain as archived (`NSNull` v0 : `NSObject` v0).
+    public var archiveClassChain: [ArchiveClassLink] = NullObject.chain
+
+    /// `NSNull` v0 : `NSObject` v0.
+    public static let chain = [ArchiveClassLink("NSNull", version: 0), .nsObject]
+
+    /// Creates an `NSNull`.
+    public init() {}
+
+    /// Reads nothing.
+    public func decodeContents(with decoder: Unarchiver) throws {
+        archiveClassChain = decoder.currentClassChain
+        try decoder.requireChainVersions(["NSNull": 0...0])
+    }
+
+    /// Writes nothing.
+    public func encodeContents(with encoder: Archiver) throws {}
+
+    /// "NSNull".
+    public var description: String { "NSNull" }
+}

@@ -1,0 +1,169 @@
+import TypedStream
+
+/// The value an `NSNumber` holds, by kind.
+public enum NumberValue: Hashable, Sendable {
+    /// A signed integer (`c` other than 0/1, `s`, `i`, `l`, `q`).
+    case int(Int64)
+    /// An unsigned integer (`C`, `S`, `I`, `L`, `Q`).
+    case uint(UInt64)
+    /// A `float` (`f`).
+    case float(Float)
+    /// A `double` (`d`).
+    case double(Double)
+    /// A `BOOL`: `c` (or Apple's `B`) holding 0 or 1.
+    case bool(Bool)
+
+    /// The `objCType` a new `NSNumber` of this kind gets, as modern Foundation writes it:
+    /// `q`, `Q`, `f`, `d`, and `c` for `BOOL`.
+    public var defaultObjCType: String {
+        switch self {
+        case .int: "q"
+        case .uint: "Q"
+        case .float: "f"
+        case .double: "d"
+        case .bool: "c"
+        }
+    }
+}
+
+/// `NSNumber` (version 0), an `NSValue` subclass (chain `NSNumber` : `NSValue` : `NSObject`)
+/// that writes only NSValue's part: a `"*"` objCType group, then the value in a group of that
+/// type. `BOOL` is archived as `c`.
+///
+/// A `c` number holding 0 or 1 reads as ``NumberValue/bool(_:)`` — the archive cannot tell
+/// `@YES` from `[NSNumber numberWithChar:1]`.
+public final class NumberObject: ArchivableObject, CustomStringConvertible {
+    /// The chain as archived (`NSNumber` v0 : `NSValue` v0 : `NSObject` v0).
+    public var archiveClassChain: [ArchiveClassLink] = NumberObject.chain
+    /// The `@encode` letter of the value (`"q"`, `"d"`, `"c"` …).
+    public var objCType: String = "q"
+    /// The value.
+    public var value: NumberValue = .int(0)
+
+    /// `NSNumber` v0 : `NSValue` v0 : `NSObject` v0.
+    public static let chain = [ArchiveClassLink("NSNumber", version: 0), ArchiveClassLink("NSValue", version: 0), .nsObject]
+
+    /// Creates the number 0 (`q`).
+    public init() {}
+
+    /// Creates a number with the objCType modern Foundation uses for its kind
+    /// (``NumberValue/defaultObjCType``).
+    public init(_ value: NumberValue) {
+        self.value = value
+        objCType = value.defaultObjCType
+    }
+
+    /// Creates a number archived with `objCType` (`"i"` for `numberWithInt:`). Throws
+    /// ``CoderError`` `invalidValue` when `objCType` is not a scalar type or `value` does not fit it.
+    public init(_ value: NumberValue, objCType: String) throws(CoderError) {
+        self.value = value
+        self.objCType = objCType
+        _ = try Self.archivedValue(value, objCType: objCType)
+    }
+
+    /// `@YES` / `@NO`.
+    public convenience init(bool: Bool) { self.init(.bool(bool)) }
+    /// A `q` number (`numberWithInteger:`).
+    public convenience init(int: Int64) { self.init(.int(int)) }
+    /// A `d` number (`numberWithDouble:`).
+    public convenience init(double: Double) { self.init(.double(double)) }
+
+    /// Reads the NSValue part and interprets it by its objCType. Throws ``CoderError``
+    /// `badContents` for an objCType that is not a scalar.
+    public func decodeContents(with decoder: Unarchiver) throws {
+        archiveClassChain = decoder.currentClassChain
+        try decoder.requireChainVersions(["NSNumber": 0...0, "NSValue": 0...0])
+        let offset = decoder.currentObject?.sourceOffset
+        let (type, archived) = try ValueObject.decodeTypeAndValue(with: decoder)
+        guard let number = Self.number(archived, objCType: type) else {
+            throw CoderError(.badContents, at: offset, "NSNumber objCType '\(type)' is not a scalar type")
+        }
+        objCType = type
+        value = number
+    }
+
+    /// Writes the NSValue part. Throws ``CoderError`` `invalidValue` when the value does not fit
+    /// the objCType.
+    public func encodeContents(with encoder: Archiver) throws {
+        try ValueObject.encodeTypeAndValue(objCType: objCType, value: Self.archivedValue(value, objCType: objCType), with: encoder)
+    }
+
+    /// "NSNumber(q: 42)".
+    public var description: String {
+        switch value {
+        case .int(let v): "NSNumber(\(objCType): \(v))"
+        case .uint(let v): "NSNumber(\(objCType): \(v))"
+        case .float(let v): "NSNumber(\(objCType): \(v))"
+        case .double(let v): "NSNumber(\(objCType): \(v))"
+        case .bool(let v): "NSNumber(\(objCType): \(v ? "YES" : "NO"))"
+        }
+    }
+
+    // MARK: - Conversions
+
+    /// The bit width of an integer letter, and whether it is signed.
+    private static func integerShape(_ letter: String) -> (bits: Int, signed: Bool)? {
+        switch letter {
+        case "c": (8, true)
+        case "C", "B": (8, false)
+        case "s": (16, true)
+        case "S": (16, false)
+        case "i", "l": (32, true)
+        case "I", "L": (32, false)
+        case "q": (64, true)
+        case "Q": (64, false)
+        default: nil
+        }
+    }
+
+    /// Interprets a decoded value by its objCType; `nil` when the type is not a scalar.
+    static func number(_ archived: ArchivedValue, objCType: String) -> NumberValue? {
+        switch (objCType, archived) {
+        case ("f", .float(let x, _)): return .float(x)
+        case ("d", .double(let x, _)): return .double(x)
+        case ("c", .byte(let b)): return b <= 1 ? .bool(b == 1) : .int(Int64(Int8(bitPattern: b)))
+        case ("B", .byte(let b)): return b <= 1 ? .bool(b == 1) : .uint(UInt64(b))
+        case ("C", .byte(let b)): return .uint(UInt64(b))
+        case (_, .integer(let v, _)):
+            guard let shape = integerShape(objCType), shape.bits > 8 else { return nil }
+            if shape.signed { return .int(v) }
+            return .uint(UInt64(truncatingIfNeeded: v) & (shape.bits == 64 ? .max : (1 << UInt64(shape.bits)) - 1))
+        default: return nil
+        }
+    }
+
+    /// The archived value of `value` written as `objCType`. Throws ``CoderError`` `invalidValue`
+    /// when the type is not a scalar or the value does not fit it.
+    static func archivedValue(_ value: NumberValue, objCType: String) throws(CoderError) -> ArchivedValue {
+        switch (objCType, value) {
+        case ("f", .float(let x)): return .float(x, form: nil)
+        case ("d", .double(let x)): return .double(x, form: nil)
+        default: break
+        }
+        guard let shape = integerShape(objCType) else {
+            throw CoderError(.invalidValue, "NSNumber cannot hold \(value) as '\(objCType)'")
+        }
+        let wide: Int64
+        switch value {
+        case .bool(let b): wide = b ? 1 : 0
+        case .int(let v):
+            guard shape.signed || v >= 0 else { throw CoderError(.invalidValue, "\(v) does not fit '\(objCType)'") }
+            wide = v
+        case .uint(let v):
+            guard !shape.signed || v <= UInt64(Int64.max) else { throw CoderError(.invalidValue, "\(v) does not fit '\(objCType)'") }
+            wide = Int64(bitPattern: v)
+        case .float, .double:
+            throw CoderError(.invalidValue, "NSNumber cannot hold \(value) as '\(objCType)'")
+        }
+        if shape.bits < 64 {
+            let fits = shape.signed
+                ? wide >= -(Int64(1) << (shape.bits - 1)) && wide < (Int64(1) << (shape.bits - 1))
+                : wide >= 0 && wide < (Int64(1) << shape.bits)
+            guard fits else { throw CoderError(.invalidValue, "\(value) does not fit '\(objCType)'") }
+        }
+        if shape.bits == 8 { return .byte(UInt8(truncatingIfNeeded: wide)) }
+        // Unsigned values travel as their signed bit pattern at their width.
+        let shift = Int64(64 - shape.bits)
+        return .integer((wide << shift) >> shift, width: nil)
+    }
+}

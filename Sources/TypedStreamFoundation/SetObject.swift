@@ -1,0 +1,56 @@
+import TypedStream
+
+/// `NSSet` / `NSMutableSet` (version 0): an `"I"` count, then one `"@"` group per element.
+///
+/// The elements keep their archived order (a set has none, but the bytes do).
+public final class SetObject: ArchivableObject {
+    /// The chain as archived (`NSSet` v0 : `NSObject` v0 by default).
+    public var archiveClassChain: [ArchiveClassLink] = SetObject.immutableChain
+    /// The elements in archived order; `nil` for a nil element (an archive can hold one).
+    public var elements: [AnyObject?] = []
+
+    /// `NSSet` v0 : `NSObject` v0.
+    public static let immutableChain = [ArchiveClassLink("NSSet", version: 0), .nsObject]
+    /// `NSMutableSet` v0 : `NSSet` v0 : `NSObject` v0.
+    public static let mutableChain = [ArchiveClassLink("NSMutableSet", version: 0)] + immutableChain
+
+    /// Creates an empty `NSSet`.
+    public init() {}
+
+    /// Creates a set of `elements`, written in this order.
+    public init(_ elements: [AnyObject?], mutable: Bool = false) {
+        self.elements = elements
+        archiveClassChain = mutable ? Self.mutableChain : Self.immutableChain
+    }
+
+    /// Creates a set of new `NSString` elements.
+    public convenience init(strings: [String], mutable: Bool = false) {
+        self.init(strings.map { StringObject($0) }, mutable: mutable)
+    }
+
+    /// Whether the archived class is `NSMutableSet`.
+    public var isMutable: Bool { archiveClassChain.first?.name == "NSMutableSet" }
+
+    /// Reads the count and the elements. Throws ``CoderError`` `badContents` for a count
+    /// larger than the groups the object holds.
+    public func decodeContents(with decoder: Unarchiver) throws {
+        archiveClassChain = decoder.currentClassChain
+        try decoder.requireChainVersions(["NSMutableSet": 0...0, "NSSet": 0...0])
+        let count: UInt32 = try decoder.decode()
+        try decoder.requireGroups(Int(count), for: "NSSet count \(count)")
+        elements = []
+        elements.reserveCapacity(Int(count))
+        for _ in 0..<count {
+            elements.append(try decoder.decodeObject())
+        }
+    }
+
+    /// Writes the count and the elements.
+    public func encodeContents(with encoder: Archiver) throws {
+        guard let count = UInt32(exactly: elements.count) else {
+            throw CoderError(.invalidValue, "an NSSet of \(elements.count) elements is too large for an archive")
+        }
+        try encoder.encode(count)
+        for element in elements { try encoder.encodeObject(element) }
+    }
+}
