@@ -50,6 +50,9 @@ struct AnnotatedDumpSession {
         reading: while true {
             do throws(WireError) {
                 guard let token = try reader.next() else { break reading }
+                // The streamer-3 marker has no bytes; the object line after it says
+                // "no type string" already.
+                if case .untypedGroup = token.kind { continue reading }
                 pending.append(token)
                 // A new object's line names its class, which the next token (its first class
                 // link) tells: read the whole chain before describing any of it.

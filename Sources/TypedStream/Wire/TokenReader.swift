@@ -347,9 +347,10 @@ public struct TokenReader {
 
     private mutating func readGroupStart() throws(WireError) -> Token {
         let start = offset
+        let depth = nesting
         if header?.streamerVersion == 3, let token = try readUntypedObjectIfPresent() {
             pending = token
-            return Token(.untypedGroup, start: start, end: start, depth: nesting)
+            return Token(.untypedGroup, start: start, end: start, depth: depth)
         }
         guard offset < bytes.count else {
             throw WireError(.truncated, at: offset, "expected a type string, found end of data")
