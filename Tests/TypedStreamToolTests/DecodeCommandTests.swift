@@ -37,4 +37,15 @@ struct DecodeCommandTests {
         #expect(result.exitCode == .failure)
         #expect(result.standardError.contains("offset 0x34 (52): the length of a class name 8 runs past the end"))
     }
+
+    @Test func statisticsCountTypedObjects() {
+        let result = TypedStreamCommand.run(["decode", "--stats", "-"], standardInput: Self.arrayWithBools)
+        #expect(result.exitCode == .success)
+        #expect(result.standardOutput == """
+            objects: 3, typed: 3 (100.0 %), generic: 0
+              NSArray: 1 typed, 0 generic
+              NSNumber: 2 typed, 0 generic
+
+            """)
+    }
 }
