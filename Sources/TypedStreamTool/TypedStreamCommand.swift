@@ -38,6 +38,7 @@ public enum TypedStreamCommand {
             TokensCommand.self,
             DecodeCommand.self,
             InspectCommand.self,
+            ConvertCommand.self,
             VerifyCommand.self,
             DetectCommand.self,
             HelpCommand.self,

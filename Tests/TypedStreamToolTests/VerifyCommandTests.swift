@@ -39,7 +39,7 @@ struct VerifyCommandTests {
         ([1, 2], [1, 2, 3, 4], "differs at offset 0x2 (the input ends here; re-encoded output has 2 more bytes)"),
     ])
     func compare(input: [UInt8], output: [UInt8], expected: String) {
-        #expect(VerifyOutcome.compare(input: input, output: output).text == expected)
+        #expect(BatchOutcome.compare(input: input, output: output).text == expected)
     }
 
     /// A folder with a good archive, a damaged one, a text file, a hidden file and a nested folder.

@@ -58,68 +58,15 @@ struct VerifyCommand: Subcommand {
     }
 
     func run(_ context: CommandContext) throws -> ExitCode {
-        var items: [VerifyItem] = []
-        var walkedFolder = false
-        for file in files {
-            if FileWalker.isDirectory(file.value) {
-                walkedFolder = true
-                let listing = FileWalker.walk(file.value)
-                items += listing.files.map { VerifyItem(path: $0.path, size: $0.size, discovered: true) }
-                items += listing.skipped.map { VerifyItem(path: $0.path, size: nil, discovered: true, skipReason: $0.reason) }
-            } else {
-                let size = file.value == "-" ? (try? context.standardInput().count) : FileWalker.size(of: file.value)
-                items.append(VerifyItem(path: file.value, size: size, discovered: false))
-            }
-        }
-        let summary = runBatch(items, context: context)
+        let (items, walkedFolder) = BatchRunner.items(for: files.map(\.value), context: context)
+        let runner = BatchRunner(jobs: jobs?.value ?? context.processorCount, quiet: quiet, noProgress: noProgress)
+        let summary = runner.run(items, context: context) { item in Self.check(item, context: context) }
         if items.count > 1 || walkedFolder { context.output.write(summary.report()) }
         return summary.allGood ? .success : .failure
     }
 
-    /// Checks `items` in parallel, printing each line in input order; returns the tally.
-    private func runBatch(_ items: [VerifyItem], context: CommandContext) -> VerifySummary {
-        let showProgress = context.errorIsTerminal && !noProgress && items.count > 1
-        let knownSizes = items.compactMap(\.size)
-        let meter = ProgressMeter(totalFiles: items.count,
-                                  totalBytes: knownSizes.count == items.count ? knownSizes.reduce(0, +) : nil)
-        let clock = ContinuousClock()
-        let started = clock.now
-        var lastDraw = started
-        var summary = VerifySummary()
-        var doneFiles = 0
-        var doneBytes = 0
-        var progressVisible = false
-
-        OrderedParallelMap.run(items, jobs: jobs?.value ?? context.processorCount, work: { item in
-            Self.check(item, context: context)
-        }, deliver: { index, result in
-            summary.add(items[index].path, result.outcome)
-            if quiet, !Self.isProblem(result.outcome) { return }
-            if progressVisible {
-                context.errorOutput.write(ProgressMeter.erase)
-                progressVisible = false
-            }
-            context.print("\(CommandContext.displayName(items[index].path)): \(result.outcome.text)")
-        }, completed: { _, result in
-            doneFiles += 1
-            doneBytes += result.size
-            guard showProgress else { return }
-            let now = clock.now
-            if !progressVisible || now - lastDraw >= .milliseconds(100) || doneFiles == items.count {
-                let elapsed = Self.seconds(now - started)
-                context.output.flush()
-                context.errorOutput.write(ProgressMeter.redraw(meter.line(doneFiles: doneFiles, doneBytes: doneBytes, elapsed: elapsed)))
-                progressVisible = true
-                lastDraw = now
-            }
-        })
-        if progressVisible { context.errorOutput.write(ProgressMeter.erase) }
-        return summary
-    }
-
     /// Reads and checks one item (on a worker thread).
-    private static func check(_ item: VerifyItem, context: CommandContext) -> (outcome: VerifyOutcome, size: Int) {
-        if let reason = item.skipReason { return (.skipped(reason: reason), 0) }
+    private static func check(_ item: BatchItem, context: CommandContext) -> (outcome: BatchOutcome, size: Int) {
         let bytes: [UInt8]
         do {
             bytes = try context.readFile(item.path)
@@ -133,19 +80,6 @@ struct VerifyCommand: Subcommand {
                 return (.skipped(reason: "not a typedstream: \(what)"), bytes.count)
             }
         }
-        return (VerifyOutcome.check(bytes), bytes.count)
-    }
-
-    /// Whether `--quiet` still prints this outcome.
-    private static func isProblem(_ outcome: VerifyOutcome) -> Bool {
-        switch outcome {
-        case .identical, .skipped: false
-        case .differs, .failed: true
-        }
-    }
-
-    private static func seconds(_ duration: Duration) -> Double {
-        let (seconds, attoseconds) = duration.components
-        return Double(seconds) + Double(attoseconds) / 1e18
+        return (BatchOutcome.check(bytes), bytes.count)
     }
 }

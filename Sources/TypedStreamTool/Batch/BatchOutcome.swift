@@ -1,7 +1,9 @@
-/// The result of verifying one file.
-enum VerifyOutcome: Sendable, Hashable {
+/// The result of one file of a batch (`verify` or `convert`).
+enum BatchOutcome: Sendable, Hashable {
     /// Decoding and re-encoding gave the same bytes.
     case identical
+    /// The file was converted; `destination` is where the result went.
+    case converted(destination: String)
     /// Re-encoding gave different bytes; `offset` is the first difference.
     case differs(offset: Int, detail: String)
     /// The file could not be read or decoded; `offset` is where decoding failed, when known.
@@ -10,7 +12,7 @@ enum VerifyOutcome: Sendable, Hashable {
     case skipped(reason: String)
 
     /// Verifies `bytes` with ``roundTrip(_:)``.
-    static func check(_ bytes: [UInt8]) -> VerifyOutcome {
+    static func check(_ bytes: [UInt8]) -> BatchOutcome {
         let output: [UInt8]
         do {
             output = try roundTrip(bytes)
@@ -23,7 +25,7 @@ enum VerifyOutcome: Sendable, Hashable {
     }
 
     /// `.identical`, or `.differs` at the first byte where `output` leaves `input`.
-    static func compare(input bytes: [UInt8], output: [UInt8]) -> VerifyOutcome {
+    static func compare(input bytes: [UInt8], output: [UInt8]) -> BatchOutcome {
         if output == bytes { return .identical }
         let common = min(output.count, bytes.count)
         if let index = (0..<common).first(where: { output[$0] != bytes[$0] }) {
@@ -41,6 +43,7 @@ enum VerifyOutcome: Sendable, Hashable {
     var text: String {
         switch self {
         case .identical: "identical"
+        case .converted(let destination): "converted → \(destination)"
         case .differs(let offset, let detail): "differs at offset \(TextFormatting.hexOffset(offset)) (\(detail))"
         case .failed(let offset?, let reason): "error: offset \(TextFormatting.hexOffset(offset)): \(reason)"
         case .failed(nil, let reason): "error: \(reason)"
@@ -49,8 +52,8 @@ enum VerifyOutcome: Sendable, Hashable {
     }
 }
 
-/// One file of a `verify` batch.
-struct VerifyItem: Sendable {
+/// One file of a batch.
+struct BatchItem: Sendable {
     /// The path as given or as found (`-` for standard input).
     var path: String
     /// The size in bytes, when known before reading.
@@ -63,16 +66,18 @@ struct VerifyItem: Sendable {
 }
 
 /// The tally of a batch.
-struct VerifySummary {
+struct BatchSummary {
     var identical = 0
+    var converted = 0
     var differing: [(path: String, text: String)] = []
     var failed: [(path: String, text: String)] = []
     var skipped: [(path: String, text: String)] = []
 
     /// Counts one result.
-    mutating func add(_ path: String, _ outcome: VerifyOutcome) {
+    mutating func add(_ path: String, _ outcome: BatchOutcome) {
         switch outcome {
         case .identical: identical += 1
+        case .converted: converted += 1
         case .differs: differing.append((path, outcome.text))
         case .failed(let offset, let reason):
             failed.append((path, offset.map { "offset \(TextFormatting.hexOffset($0)): \(reason)" } ?? reason))
@@ -80,13 +85,18 @@ struct VerifySummary {
         }
     }
 
+    /// Whether this batch converts (its summary counts "converted" rather than "identical").
+    var isConversion = false
+
     /// Whether every verified file was well-formed and identical.
     var allGood: Bool { differing.isEmpty && failed.isEmpty }
 
     /// The closing report: a count line, then the files that failed, differ or were skipped.
     func report(maximumSkippedListed: Int = 20) -> String {
-        let total = identical + differing.count + failed.count + skipped.count
-        var text = "\nSummary: \(total) file\(total == 1 ? "" : "s"): \(identical) identical, \(differing.count) differing, "
+        let total = identical + converted + differing.count + failed.count + skipped.count
+        let done = converted > 0 || (identical == 0 && differing.isEmpty && total > 0 && isConversion)
+            ? "\(converted) converted" : "\(identical) identical, \(differing.count) differing"
+        var text = "\nSummary: \(total) file\(total == 1 ? "" : "s"): \(done), "
             + "\(failed.count) failed, \(skipped.count) skipped\n"
         if !failed.isEmpty {
             text += "Failed:\n" + failed.map { "  \(CommandContext.displayName($0.path)): \($0.text)\n" }.joined()

@@ -1,0 +1,86 @@
+/// Runs one piece of work per file on all cores, prints each file's line in input order, draws a
+/// progress bar on a terminal, and tallies the outcomes — shared by `verify` and `convert`.
+struct BatchRunner {
+    /// Threads to use.
+    var jobs: Int
+    /// Print only problems (not `identical` / `converted` / `skipped`).
+    var quiet = false
+    /// Never draw the progress bar.
+    var noProgress = false
+
+    /// Expands FILE arguments into batch items: folders are walked (their non-archive files are
+    /// decided by the work closure), files are taken as given.
+    static func items(for files: [String], context: CommandContext) -> (items: [BatchItem], walkedFolder: Bool) {
+        var items: [BatchItem] = []
+        var walkedFolder = false
+        for file in files {
+            if FileWalker.isDirectory(file) {
+                walkedFolder = true
+                let listing = FileWalker.walk(file)
+                items += listing.files.map { BatchItem(path: $0.path, size: $0.size, discovered: true) }
+                items += listing.skipped.map { BatchItem(path: $0.path, size: nil, discovered: true, skipReason: $0.reason) }
+            } else {
+                let size = file == "-" ? (try? context.standardInput().count) : FileWalker.size(of: file)
+                items.append(BatchItem(path: file, size: size, discovered: false))
+            }
+        }
+        return (items, walkedFolder)
+    }
+
+    /// Runs `work` over `items` in parallel, printing each result in input order; returns the tally.
+    func run(_ items: [BatchItem], context: CommandContext,
+             work: @escaping @Sendable (BatchItem) -> (outcome: BatchOutcome, size: Int)) -> BatchSummary {
+        let showProgress = context.errorIsTerminal && !noProgress && items.count > 1
+        let knownSizes = items.compactMap(\.size)
+        let meter = ProgressMeter(totalFiles: items.count,
+                                  totalBytes: knownSizes.count == items.count ? knownSizes.reduce(0, +) : nil)
+        let clock = ContinuousClock()
+        let started = clock.now
+        var lastDraw = started
+        var summary = BatchSummary()
+        var doneFiles = 0
+        var doneBytes = 0
+        var progressVisible = false
+
+        typealias Result = (outcome: BatchOutcome, size: Int)
+        OrderedParallelMap.run(items, jobs: jobs, work: { (item: BatchItem) -> Result in
+            if let reason = item.skipReason { return (BatchOutcome.skipped(reason: reason), 0) }
+            return work(item)
+        }, deliver: { (index: Int, result: Result) in
+            summary.add(items[index].path, result.outcome)
+            if quiet, !Self.isProblem(result.outcome) { return }
+            if progressVisible {
+                context.errorOutput.write(ProgressMeter.erase)
+                progressVisible = false
+            }
+            context.print("\(CommandContext.displayName(items[index].path)): \(result.outcome.text)")
+        }, completed: { (_: Int, result: Result) in
+            doneFiles += 1
+            doneBytes += result.size
+            guard showProgress else { return }
+            let now = clock.now
+            if !progressVisible || now - lastDraw >= .milliseconds(100) || doneFiles == items.count {
+                let elapsed = Self.seconds(now - started)
+                context.output.flush()
+                context.errorOutput.write(ProgressMeter.redraw(meter.line(doneFiles: doneFiles, doneBytes: doneBytes, elapsed: elapsed)))
+                progressVisible = true
+                lastDraw = now
+            }
+        })
+        if progressVisible { context.errorOutput.write(ProgressMeter.erase) }
+        return summary
+    }
+
+    /// Whether `--quiet` still prints this outcome.
+    static func isProblem(_ outcome: BatchOutcome) -> Bool {
+        switch outcome {
+        case .identical, .converted, .skipped: false
+        case .differs, .failed: true
+        }
+    }
+
+    private static func seconds(_ duration: Duration) -> Double {
+        let (seconds, attoseconds) = duration.components
+        return Double(seconds) + Double(attoseconds) / 1e18
+    }
+}

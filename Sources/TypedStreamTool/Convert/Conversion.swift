@@ -1,0 +1,53 @@
+import TypedStream
+
+/// The formats `convert` writes, and how each is made from a typedstream's bytes.
+enum ConversionFormat: String, CaseIterable, Sendable {
+    /// Lossless JSON (`encode` turns it back into the same bytes).
+    case json
+    /// An `NSKeyedArchiver` binary property list.
+    case keyed
+    /// An `NSKeyedArchiver` archive as an XML property list.
+    case keyedXML = "keyed-xml"
+    /// A typedstream again, optionally in the other byte order.
+    case typedstream
+
+    /// The file extension of converted files in a batch.
+    var fileExtension: String {
+        switch self {
+        case .json: "json"
+        case .keyed: "plist"
+        case .keyedXML: "xml.plist"
+        case .typedstream: "typedstream"
+        }
+    }
+
+    /// The names accepted by `--to`, for messages.
+    static var names: String { allCases.map(\.rawValue).joined(separator: ", ") }
+}
+
+/// What a conversion needs besides the input.
+struct ConversionOptions: Sendable {
+    /// For `typedstream`: the byte order to write (`nil` keeps the input's).
+    var byteOrder: ByteOrder?
+}
+
+/// Converts archives between formats.
+enum Converter {
+    /// Converts typedstream `bytes` to `format`. Throws ``WireError`` (bad input) or the
+    /// format's own error.
+    static func convert(_ bytes: [UInt8], to format: ConversionFormat, options: ConversionOptions) throws -> [UInt8] {
+        let archive = try ArchiveReader.read(bytes)
+        switch format {
+        case .typedstream:
+            return try ArchiveWriter.write(archive, policy: .recorded, byteOrder: options.byteOrder, capacity: bytes.count)
+        case .json, .keyed, .keyedXML:
+            throw ConversionUnavailable(format: format)
+        }
+    }
+}
+
+/// A format this build cannot write yet.
+struct ConversionUnavailable: Error, CustomStringConvertible {
+    var format: ConversionFormat
+    var description: String { "conversion to \(format.rawValue) is not available in this build" }
+}
