@@ -1,0 +1,121 @@
+import Foundation
+
+/// A property-list value as a Swift value, so settings entries this program does not know can be
+/// kept and written back unchanged.
+public enum PlistValue: Hashable, Sendable {
+    /// `<string>`.
+    case string(String)
+    /// `<integer>`.
+    case integer(Int)
+    /// `<real>`.
+    case real(Double)
+    /// `<true/>` / `<false/>`.
+    case bool(Bool)
+    /// `<date>`.
+    case date(Date)
+    /// `<data>`.
+    case data([UInt8])
+    /// `<array>`.
+    case array([PlistValue])
+    /// `<dict>`.
+    case dictionary([String: PlistValue])
+
+    /// Converts a value from `PropertyListSerialization`; `nil` for anything else.
+    public init?(_ any: Any) {
+        switch any {
+        case let b as Bool: self = .bool(b)
+        case let i as Int: self = .integer(i)
+        case let d as Double: self = .real(d)
+        case let s as String: self = .string(s)
+        case let d as Date: self = .date(d)
+        case let d as Data: self = .data(Array(d))
+        case let a as [Any]:
+            var values: [PlistValue] = []
+            for element in a {
+                guard let value = PlistValue(element) else { return nil }
+                values.append(value)
+            }
+            self = .array(values)
+        case let d as [String: Any]:
+            var values: [String: PlistValue] = [:]
+            for (key, element) in d {
+                guard let value = PlistValue(element) else { return nil }
+                values[key] = value
+            }
+            self = .dictionary(values)
+        default: return nil
+        }
+    }
+
+    /// The value for `PropertyListSerialization`.
+    public var propertyList: Any {
+        switch self {
+        case .string(let s): s
+        case .integer(let i): i
+        case .real(let d): d
+        case .bool(let b): b
+        case .date(let d): d
+        case .data(let d): Data(d)
+        case .array(let a): a.map(\.propertyList)
+        case .dictionary(let d): d.mapValues(\.propertyList)
+        }
+    }
+
+    /// The integer, also from a string of digits.
+    public var integerValue: Int? {
+        switch self {
+        case .integer(let i): i
+        case .string(let s): Int(s)
+        default: nil
+        }
+    }
+
+    /// The string, if this is one.
+    public var stringValue: String? {
+        if case .string(let s) = self { return s }
+        return nil
+    }
+
+    /// The bytes, if this is data.
+    public var dataValue: [UInt8]? {
+        if case .data(let d) = self { return d }
+        return nil
+    }
+
+    /// The elements, if this is an array.
+    public var arrayValue: [PlistValue]? {
+        if case .array(let a) = self { return a }
+        return nil
+    }
+
+    /// The entries, if this is a dictionary.
+    public var dictionaryValue: [String: PlistValue]? {
+        if case .dictionary(let d) = self { return d }
+        return nil
+    }
+
+    /// Parses a property list (XML or binary) whose root is a dictionary. Throws
+    /// ``ModelDocumentError`` with `code` when it is not one.
+    public static func parseDictionary(_ bytes: [UInt8], path: String?, code: ModelDocumentError.Code) throws(ModelDocumentError) -> [String: PlistValue] {
+        let object: Any
+        do {
+            object = try PropertyListSerialization.propertyList(from: Data(bytes), options: [], format: nil)
+        } catch {
+            throw ModelDocumentError(code, path: path, "not a property list: \(error.localizedDescription)")
+        }
+        guard let dictionary = PlistValue(object)?.dictionaryValue else {
+            throw ModelDocumentError(code, path: path, "the property list's root is not a dictionary of plain values")
+        }
+        return dictionary
+    }
+
+    /// Writes a dictionary as an XML property list (keys sorted, so the bytes are stable).
+    public static func xmlBytes(_ dictionary: [String: PlistValue]) throws(ModelDocumentError) -> [UInt8] {
+        do {
+            let data = try PropertyListSerialization.data(fromPropertyList: dictionary.mapValues(\.propertyList), format: .xml, options: 0)
+            return Array(data)
+        } catch {
+            throw ModelDocumentError(.io, "cannot write a property list: \(error.localizedDescription)")
+        }
+    }
+}
