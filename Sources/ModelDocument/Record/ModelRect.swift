@@ -54,9 +54,12 @@ public struct ModelRect: ObjCValueConvertible, Hashable, Sendable, CustomStringC
     /// The command-line form `x,y,w,h` (shortest round-trip spelling of each float).
     public var argument: String { [x, y, width, height].map(Self.spell).joined(separator: ",") }
 
-    /// "0,0,320,240" style; integral values without ".0".
+    /// "0,0,320,240" style: integral values without ".0", others in their shortest spelling that
+    /// reads back to the same float (so `-0.0`, `nan` and `inf` survive).
     static func spell(_ value: Float) -> String {
-        if value.isFinite, value == value.rounded(), abs(value) < 1e7 { return String(Int(value)) }
+        if value.isFinite, value == value.rounded(), abs(value) < 1e7, !(value == 0 && value.sign == .minus) {
+            return String(Int(value))
+        }
         return value.description
     }
 
