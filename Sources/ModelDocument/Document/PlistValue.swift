@@ -22,10 +22,19 @@ public enum PlistValue: Hashable, Sendable {
 
     /// Converts a value from `PropertyListSerialization`; `nil` for anything else.
     public init?(_ any: Any) {
+        // Numbers first, by their exact type: an NSNumber holding 1 also casts to Bool.
+        if let b = any as? Bool, type(of: any) == Bool.self {
+            self = .bool(b)
+            return
+        }
+        if let number = any as? NSNumber {
+            switch String(cString: number.objCType) {
+            case "f", "d": self = .real(number.doubleValue)
+            default: self = .integer(number.intValue)
+            }
+            return
+        }
         switch any {
-        case let b as Bool: self = .bool(b)
-        case let i as Int: self = .integer(i)
-        case let d as Double: self = .real(d)
         case let s as String: self = .string(s)
         case let d as Date: self = .date(d)
         case let d as Data: self = .data(Array(d))
