@@ -6,8 +6,11 @@ import Testing
 struct TemporaryFolder {
     let path: String
 
-    init(_ label: String = "model") {
-        let base = FileManager.default.temporaryDirectory.path
+    /// A folder under the system temporary directory, or under `/dev/shm` (memory, where `fsync`
+    /// costs nothing) when `inMemory` and it exists.
+    init(_ label: String = "model", inMemory: Bool = false) {
+        let shm = "/dev/shm"
+        let base = inMemory && DurableIO.isDirectory(shm) && access(shm, W_OK) == 0 ? shm : FileManager.default.temporaryDirectory.path
         path = base + "/\(label)-\(UUID().uuidString)"
         try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
     }
