@@ -66,7 +66,7 @@ public final class Album: NSObject, NSSecureCoding {
               let year = coder.decodeObject(of: NSString.self, forKey: Key.year) else { return nil }
         self.title = title as String
         self.artist = artist as String
-        self.genre = coder.decodeObject(of: NSString.self, forKey: Key.genre) as String?
+        self.genre = coder.containsValue(forKey: Key.genre) ? coder.decodeObject(of: NSString.self, forKey: Key.genre) as String? : nil
         self.coverURL = coverURL as String
         self.year = year as String
         super.init()

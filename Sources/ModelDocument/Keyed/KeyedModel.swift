@@ -29,19 +29,21 @@ final class KeyedModel: NSObject, NSSecureCoding {
     /// Decoding needs the document version, which lives on the root: it is read later by
     /// ``KeyedModelDocument``; here every present key is taken.
     required init?(coder: NSCoder) {
-        guard let rectText = coder.decodeObject(of: NSString.self, forKey: "md_rt"),
-              let rect = Self.rect(parsing: rectText as String),
-              let flag = UInt32(exactly: coder.decodeInteger(forKey: "md_flag")),
-              let kind = Int32(exactly: coder.decodeInteger(forKey: "md_kind")),
-              let para = Int32(exactly: coder.decodeInteger(forKey: "md_para")),
-              let reserved = Int32(exactly: coder.decodeInteger(forKey: "md_reserved")) else { return nil }
-        record = ModelRecord(name: coder.decodeObject(of: NSString.self, forKey: "md_name") as String?,
-                             type: coder.decodeObject(of: NSString.self, forKey: "md_type") as String?,
-                             rect: rect, flag: flag, kind: kind, para: para, reserved: reserved,
-                             thumbnail: (coder.decodeObject(of: NSData.self, forKey: "md_image") as Data?).map { Array($0) })
-        let hasPara = coder.containsValue(forKey: "md_para")
-        let hasReserved = coder.containsValue(forKey: "md_reserved")
-        version = hasReserved ? .v3Draft : hasPara ? .v2 : .v1
+        func integer(_ key: String) -> Int { coder.containsValue(forKey: key) ? coder.decodeInteger(forKey: key) : 0 }
+        func string(_ key: String) -> String? {
+            coder.containsValue(forKey: key) ? coder.decodeObject(of: NSString.self, forKey: key) as String? : nil
+        }
+        guard let rectText = string("md_rt"), let rect = Self.rect(parsing: rectText),
+              let flag = UInt32(exactly: integer("md_flag")), let kind = Int32(exactly: integer("md_kind")),
+              let para = Int32(exactly: integer("md_para")), let reserved = Int32(exactly: integer("md_reserved")) else { return nil }
+        var thumbnail: [UInt8]?
+        if coder.containsValue(forKey: "md_image") {
+            guard let data = coder.decodeObject(of: NSData.self, forKey: "md_image") else { return nil }
+            thumbnail = Array(data as Data)
+        }
+        record = ModelRecord(name: string("md_name"), type: string("md_type"), rect: rect, flag: flag, kind: kind,
+                             para: para, reserved: reserved, thumbnail: thumbnail)
+        version = coder.containsValue(forKey: "md_reserved") ? .v3Draft : coder.containsValue(forKey: "md_para") ? .v2 : .v1
         super.init()
     }
 
