@@ -120,12 +120,12 @@ public final class ModelDocument {
         if let count = settings.modelCount, count != contents.models.count {
             document.warnings.append("the settings file records \(count) models, the archive holds \(contents.models.count)")
         }
-        if let historyBytes = try? DurableIO.read(DurableIO.join(directory, DocumentFiles.history)) {
-            do {
+        do {
+            if let historyBytes = try DurableIO.readIfPresent(DurableIO.join(directory, DocumentFiles.history)) {
                 document.history = try HistoryFile.decode(historyBytes, models: contents.models, version: version, archiveSHA256: digest)
-            } catch {
-                document.warnings.append("undo history ignored: \(error.reason)")
             }
+        } catch {
+            document.warnings.append("undo history ignored: \(error.reason)")
         }
         document.loadThumbnails()
         return document
