@@ -14,7 +14,8 @@
 ///
 /// No two names map to file names that differ only in letter case (literal letters are always
 /// lowercase, hex digits always uppercase, and `%` fixes which is which), so the scheme is safe on
-/// case-insensitive file systems. Empty and nil names have no thumbnail (as in the original
+/// case-insensitive file systems; and every file name is ASCII, so Unicode normalisation by the
+/// file system (HFS+ decomposes) cannot change it. Empty and nil names have no thumbnail (as in the original
 /// `initWithCoder:`, which only loads one when the name is not empty).
 ///
 /// ```swift
