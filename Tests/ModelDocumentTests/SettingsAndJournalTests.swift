@@ -30,7 +30,7 @@ import Testing
     }
 
     @Test func legacySettingsNeedOnlyAVersion() throws {
-        let bytes = try PlistValue.xmlBytes(["version": .string("1")])
+        let bytes = try SettingsValue.xmlBytes(["version": .string("1")])
         let settings = try DocumentSettings(plist: bytes)
         #expect(try settings.documentVersion() == .v1)
         #expect(settings.archiveSHA256 == nil)
@@ -39,8 +39,8 @@ import Testing
 
     @Test func badSettingsAreRefused() throws {
         #expect(throws: ModelDocumentError(.malformedSettings, "")) { try DocumentSettings(plist: Array("not a plist".utf8)) }
-        #expect(throws: ModelDocumentError(.malformedSettings, "")) { try DocumentSettings(plist: PlistValue.xmlBytes(["format": .string("x")])) }
-        #expect(throws: ModelDocumentError(.invalidVersion, "")) { try DocumentSettings(plist: PlistValue.xmlBytes(["version": .real(1.5)])) }
+        #expect(throws: ModelDocumentError(.malformedSettings, "")) { try DocumentSettings(plist: SettingsValue.xmlBytes(["format": .string("x")])) }
+        #expect(throws: ModelDocumentError(.invalidVersion, "")) { try DocumentSettings(plist: SettingsValue.xmlBytes(["version": .real(1.5)])) }
         #expect(throws: ModelDocumentError(.invalidVersion, "")) { try DocumentSettings(version: 0).documentVersion() }
         #expect(throws: ModelDocumentError(.newerVersion, "")) { try DocumentSettings(version: 4).documentVersion() }
     }

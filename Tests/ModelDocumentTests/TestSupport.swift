@@ -89,10 +89,10 @@ let appleHeader: [UInt8] = [0x04, 0x0B] + ascii("streamtyped") + [0x81, 0xE8, 0x
 
 /// A document made by hand on disk: `archive` plus a settings file saying `version` (no checksum
 /// keys, as the Objective-C app wrote it).
-func writeLegacyDocument(_ directory: String, archive: [UInt8], version: Int, extraSettings: [String: PlistValue] = [:]) throws {
+func writeLegacyDocument(_ directory: String, archive: [UInt8], version: Int, extraSettings: [String: SettingsValue] = [:]) throws {
     try DurableIO.makeDirectories(directory)
     try writeBytes(directory + "/" + DocumentFiles.archive, archive)
     var entries = extraSettings
     entries["version"] = .integer(version)
-    try writeBytes(directory + "/" + DocumentFiles.settings, PlistValue.xmlBytes(entries))
+    try writeBytes(directory + "/" + DocumentFiles.settings, SettingsValue.xmlBytes(entries))
 }

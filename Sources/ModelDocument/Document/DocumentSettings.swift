@@ -58,7 +58,7 @@ public struct DocumentSettings: Hashable, Sendable {
     /// `modelCount`, if present.
     public var modelCount: Int?
     /// Keys this program does not know, kept as read.
-    public var otherEntries: [String: PlistValue] = [:]
+    public var otherEntries: [String: SettingsValue] = [:]
 
     /// Creates settings for `version`.
     public init(version: Int, generation: Int = 0) {
@@ -71,7 +71,7 @@ public struct DocumentSettings: Hashable, Sendable {
     /// Parses a settings file. Throws ``ModelDocumentError`` `malformedSettings` when it is not a
     /// dictionary or lacks `version`, `invalidVersion` when `version` is not a whole number.
     public init(plist bytes: [UInt8], path: String? = nil) throws(ModelDocumentError) {
-        var entries = try PlistValue.parseDictionary(bytes, path: path, code: .malformedSettings)
+        var entries = try SettingsValue.parseDictionary(bytes, path: path, code: .malformedSettings)
         guard let versionValue = entries.removeValue(forKey: Key.version) else {
             throw ModelDocumentError(.malformedSettings, path: path, "no '\(Key.version)' entry: cannot tell the document version")
         }
@@ -100,7 +100,7 @@ public struct DocumentSettings: Hashable, Sendable {
         if let archiveLength { entries[Key.archiveLength] = .integer(archiveLength) }
         if let archiveSHA256 { entries[Key.archiveSHA256] = .string(archiveSHA256) }
         if let modelCount { entries[Key.modelCount] = .integer(modelCount) }
-        return try PlistValue.xmlBytes(entries)
+        return try SettingsValue.xmlBytes(entries)
     }
 
     /// The version as a ``DocumentVersion``. Throws ``ModelDocumentError`` `newerVersion` when it

@@ -27,21 +27,21 @@ enum HistoryFile {
 
     /// The history as property-list bytes, for `models` (the current document) in `version`.
     static func encode(_ history: EditHistory, models: [Model], version: DocumentVersion, archiveSHA256: String) throws(ModelDocumentError) -> [UInt8] {
-        var undo: [PlistValue] = []
+        var undo: [SettingsValue] = []
         var state = models
         for edit in history.undoStack.reversed() {
             let afterState = state
             guard edit.revert(&state) else { throw ModelDocumentError(.malformedHistory, "an undo entry does not fit the document") }
             undo.append(try encode(edit, beforeState: state, afterState: afterState, version: version))
         }
-        var redo: [PlistValue] = []
+        var redo: [SettingsValue] = []
         state = models
         for edit in history.redoStack.reversed() {
             let beforeState = state
             guard edit.apply(to: &state) else { throw ModelDocumentError(.malformedHistory, "a redo entry does not fit the document") }
             redo.append(try encode(edit, beforeState: beforeState, afterState: state, version: version))
         }
-        return try PlistValue.xmlBytes([
+        return try SettingsValue.xmlBytes([
             "format": .string(format),
             "formatVersion": .integer(formatVersion),
             "documentVersion": .integer(version.rawValue),
@@ -51,12 +51,12 @@ enum HistoryFile {
         ])
     }
 
-    private static func encode(_ edit: Edit, beforeState: [Model], afterState: [Model], version: DocumentVersion) throws(ModelDocumentError) -> PlistValue {
-        var before: [PlistValue] = []
+    private static func encode(_ edit: Edit, beforeState: [Model], afterState: [Model], version: DocumentVersion) throws(ModelDocumentError) -> SettingsValue {
+        var before: [SettingsValue] = []
         for (offset, model) in edit.before.enumerated() {
             before.append(try encode(model, at: edit.index + offset, in: beforeState, version: version))
         }
-        var after: [PlistValue] = []
+        var after: [SettingsValue] = []
         for (offset, model) in edit.after.enumerated() {
             after.append(try encode(model, at: edit.index + offset, in: afterState, version: version))
         }
@@ -64,12 +64,12 @@ enum HistoryFile {
                             "before": .array(before), "after": .array(after)])
     }
 
-    private static func encode(_ model: Model, at position: Int, in state: [Model], version: DocumentVersion) throws(ModelDocumentError) -> PlistValue {
+    private static func encode(_ model: Model, at position: Int, in state: [Model], version: DocumentVersion) throws(ModelDocumentError) -> SettingsValue {
         let bytes: [UInt8]
         do { bytes = try ModelArchive.encodeRecord(model, version: version) } catch {
             throw ModelDocumentError(error, path: DocumentFiles.history, code: .notRepresentable)
         }
-        var entry: [String: PlistValue] = ["archive": .data(bytes)]
+        var entry: [String: SettingsValue] = ["archive": .data(bytes)]
         if let thumbnail = model.thumbnail { entry["thumbnail"] = .data(thumbnail) }
         if let link = link(for: model.nameObject, excluding: position, in: state) { entry["nameLink"] = .string(link) }
         if let link = link(for: model.typeObject, excluding: position, in: state) { entry["typeLink"] = .string(link) }
@@ -90,7 +90,7 @@ enum HistoryFile {
     /// models are `models`. Throws ``ModelDocumentError`` `malformedHistory` when the file is
     /// malformed or belongs to another archive (the caller then starts with an empty history).
     static func decode(_ bytes: [UInt8], models: [Model], version: DocumentVersion, archiveSHA256: String) throws(ModelDocumentError) -> EditHistory {
-        let root = try PlistValue.parseDictionary(bytes, path: DocumentFiles.history, code: .malformedHistory)
+        let root = try SettingsValue.parseDictionary(bytes, path: DocumentFiles.history, code: .malformedHistory)
         func bad(_ reason: String) -> ModelDocumentError { ModelDocumentError(.malformedHistory, path: DocumentFiles.history, reason) }
         guard root["format"]?.stringValue == format, root["formatVersion"]?.integerValue == formatVersion else {
             throw bad("not an undo history of format \(formatVersion)")
@@ -125,7 +125,7 @@ enum HistoryFile {
         return history
     }
 
-    private static func decode(_ value: PlistValue, _ version: DocumentVersion) throws(ModelDocumentError) -> Edit {
+    private static func decode(_ value: SettingsValue, _ version: DocumentVersion) throws(ModelDocumentError) -> Edit {
         guard let entry = value.dictionaryValue, let label = entry["label"]?.stringValue,
               let index = entry["index"]?.integerValue,
               let before = entry["before"]?.arrayValue, let after = entry["after"]?.arrayValue else {
@@ -134,7 +134,7 @@ enum HistoryFile {
         return Edit(label: label, index: index, before: try decodeRecords(before, version), after: try decodeRecords(after, version))
     }
 
-    private static func decodeRecords(_ values: [PlistValue], _ version: DocumentVersion) throws(ModelDocumentError) -> [Model] {
+    private static func decodeRecords(_ values: [SettingsValue], _ version: DocumentVersion) throws(ModelDocumentError) -> [Model] {
         var models: [Model] = []
         for value in values {
             guard let entry = value.dictionaryValue, let bytes = entry["archive"]?.dataValue else {
@@ -151,7 +151,7 @@ enum HistoryFile {
     }
 
     /// Re-establishes the string sharing noted in `nameLink`/`typeLink` of `value`'s `key` records.
-    private static func relink(_ records: inout [Model], at index: Int, in state: [Model], _ value: PlistValue, _ key: String) {
+    private static func relink(_ records: inout [Model], at index: Int, in state: [Model], _ value: SettingsValue, _ key: String) {
         guard let entries = value.dictionaryValue?[key]?.arrayValue else { return }
         for (offset, entry) in entries.enumerated() where offset < records.count {
             let model = records[offset]

@@ -1,8 +1,9 @@
 import Foundation
 
-/// A property-list value as a Swift value, so settings entries this program does not know can be
+/// A property-list value as a Swift value (named apart from TypedStreamExport's `PlistValue`, which
+/// the command-line module imports too), so settings entries this program does not know can be
 /// kept and written back unchanged.
-public enum PlistValue: Hashable, Sendable {
+public enum SettingsValue: Hashable, Sendable {
     /// `<string>`.
     case string(String)
     /// `<integer>`.
@@ -16,9 +17,9 @@ public enum PlistValue: Hashable, Sendable {
     /// `<data>`.
     case data([UInt8])
     /// `<array>`.
-    case array([PlistValue])
+    case array([SettingsValue])
     /// `<dict>`.
-    case dictionary([String: PlistValue])
+    case dictionary([String: SettingsValue])
 
     /// Converts a value from `PropertyListSerialization`; `nil` for anything else.
     public init?(_ any: Any) {
@@ -39,16 +40,16 @@ public enum PlistValue: Hashable, Sendable {
         case let d as Date: self = .date(d)
         case let d as Data: self = .data(Array(d))
         case let a as [Any]:
-            var values: [PlistValue] = []
+            var values: [SettingsValue] = []
             for element in a {
-                guard let value = PlistValue(element) else { return nil }
+                guard let value = SettingsValue(element) else { return nil }
                 values.append(value)
             }
             self = .array(values)
         case let d as [String: Any]:
-            var values: [String: PlistValue] = [:]
+            var values: [String: SettingsValue] = [:]
             for (key, element) in d {
-                guard let value = PlistValue(element) else { return nil }
+                guard let value = SettingsValue(element) else { return nil }
                 values[key] = value
             }
             self = .dictionary(values)
@@ -92,34 +93,34 @@ public enum PlistValue: Hashable, Sendable {
     }
 
     /// The elements, if this is an array.
-    public var arrayValue: [PlistValue]? {
+    public var arrayValue: [SettingsValue]? {
         if case .array(let a) = self { return a }
         return nil
     }
 
     /// The entries, if this is a dictionary.
-    public var dictionaryValue: [String: PlistValue]? {
+    public var dictionaryValue: [String: SettingsValue]? {
         if case .dictionary(let d) = self { return d }
         return nil
     }
 
     /// Parses a property list (XML or binary) whose root is a dictionary. Throws
     /// ``ModelDocumentError`` with `code` when it is not one.
-    public static func parseDictionary(_ bytes: [UInt8], path: String?, code: ModelDocumentError.Code) throws(ModelDocumentError) -> [String: PlistValue] {
+    public static func parseDictionary(_ bytes: [UInt8], path: String?, code: ModelDocumentError.Code) throws(ModelDocumentError) -> [String: SettingsValue] {
         let object: Any
         do {
             object = try PropertyListSerialization.propertyList(from: Data(bytes), options: [], format: nil)
         } catch {
             throw ModelDocumentError(code, path: path, "not a property list: \(error.localizedDescription)")
         }
-        guard let dictionary = PlistValue(object)?.dictionaryValue else {
+        guard let dictionary = SettingsValue(object)?.dictionaryValue else {
             throw ModelDocumentError(code, path: path, "the property list's root is not a dictionary of plain values")
         }
         return dictionary
     }
 
     /// Writes a dictionary as an XML property list (keys sorted, so the bytes are stable).
-    public static func xmlBytes(_ dictionary: [String: PlistValue]) throws(ModelDocumentError) -> [UInt8] {
+    public static func xmlBytes(_ dictionary: [String: SettingsValue]) throws(ModelDocumentError) -> [UInt8] {
         do {
             let data = try PropertyListSerialization.data(fromPropertyList: dictionary.mapValues(\.propertyList), format: .xml, options: 0)
             return Array(data)
