@@ -1,0 +1,46 @@
+/// The text of `model list`: a heading, then one row per model.
+///
+/// ```text
+/// document version 2, 3 models, generation 1
+/// #  name         type    rect                 flag  kind  para  thumbnail
+/// 0  Sunrise      photo   0,0,320,240          1     1     0     73 bytes
+/// ```
+enum ModelListing {
+    static func lines(for document: ModelDocument) -> [String] {
+        let version = document.version
+        var header = ["#", "name", "type", "rect", "flag", "kind"]
+        if version.hasPara { header.append("para") }
+        if version.hasReserved { header.append("reserved") }
+        header.append("thumbnail")
+        var rows = [header]
+        for (index, model) in document.models.enumerated() {
+            var row = [String(index), quoted(model.name), quoted(model.type), model.rect.argument, String(model.flag), String(model.kind)]
+            if version.hasPara { row.append(String(model.para)) }
+            if version.hasReserved { row.append(String(model.reserved)) }
+            row.append(model.thumbnail.map { "\($0.count) bytes" } ?? "-")
+            rows.append(row)
+        }
+        let widths = header.indices.map { column in rows.map { $0[column].count }.max() ?? 0 }
+        let plural = document.count == 1 ? "model" : "models"
+        var lines = ["document version \(version), \(document.count) \(plural), generation \(document.settings.generation)"]
+        for row in rows {
+            var line = ""
+            for (column, cell) in row.enumerated() {
+                line += column == row.count - 1 ? cell : cell + String(repeating: " ", count: widths[column] - cell.count + 2)
+            }
+            lines.append(line)
+        }
+        return lines
+    }
+
+    /// The text with control characters escaped (`\u{0}`); `nil` as "(nil)"; empty as `""`.
+    static func quoted(_ text: String?) -> String {
+        guard let text else { return "(nil)" }
+        if text.isEmpty { return "\"\"" }
+        var out = ""
+        for scalar in text.unicodeScalars {
+            if scalar.value < 0x20 || scalar.value == 0x7F { out += "\\u{\(String(scalar.value, radix: 16))}" } else { out.unicodeScalars.append(scalar) }
+        }
+        return out
+    }
+}

@@ -1,0 +1,93 @@
+import Foundation
+
+/// The `NSKeyedArchiver` plumbing shared by albums and keyed Model documents: class names
+/// registered both ways, secure decoding, errors as ``ModelDocumentError`` `keyedArchive`.
+///
+/// Two things about swift-corelibs-foundation's keyed archiver, found while building this:
+/// * `NSKeyedArchiver.setClassName(_:for:)` has no effect: it files the name under
+///   `String(describing: type(of: cls))` ("Album.Type") but looks it up under
+///   `String(reflecting: cls)` ("ModelDocument.Album"), so Swift classes are written
+///   module-qualified. We archive with the stock `NSKeyedArchiver` (so `$archiver` stays
+///   `"NSKeyedArchiver"`) and then rename the class entries in `$objects` through a
+///   `PropertyListSerialization` round trip, which keeps the `CF$UID` references.
+///   `NSKeyedUnarchiver.setClass(_:forClassName:)` does work for reading.
+/// * Under secure coding, `decodeObject(of:forKey:)` for an absent key fails the whole decode
+///   ("No value found for key"), so optional keys are checked with `containsValue(forKey:)` first.
+enum KeyedArchiving {
+    /// Swift class → name written (`"ModelDocument.Album"` → `"Album"`).
+    static var archivedNames: [String: String] {
+        [NSStringFromClass(Album.self): Album.className,
+         NSStringFromClass(KeyedModel.self): KeyedModel.className,
+         NSStringFromClass(KeyedModelDocument.self): KeyedModelDocument.className]
+    }
+
+    /// Registers the archived class names of our keyed classes (idempotent).
+    static func registerClassNames() {
+        NSKeyedArchiver.setClassName(Album.className, for: Album.self)
+        NSKeyedUnarchiver.setClass(Album.self, forClassName: Album.className)
+        NSKeyedArchiver.setClassName(KeyedModel.className, for: KeyedModel.self)
+        NSKeyedUnarchiver.setClass(KeyedModel.self, forClassName: KeyedModel.className)
+        NSKeyedArchiver.setClassName(KeyedModelDocument.className, for: KeyedModelDocument.self)
+        NSKeyedUnarchiver.setClass(KeyedModelDocument.self, forClassName: KeyedModelDocument.className)
+    }
+
+    /// A binary keyed archive of `root` (secure coding required).
+    static func archive(_ root: NSObject, path: String?) throws(ModelDocumentError) -> [UInt8] {
+        registerClassNames()
+        let data: Data
+        do {
+            data = try NSKeyedArchiver.archivedData(withRootObject: root, requiringSecureCoding: true)
+        } catch {
+            throw ModelDocumentError(.keyedArchive, path: path, "NSKeyedArchiver failed: \(error.localizedDescription)")
+        }
+        return try renameClasses(data, path: path)
+    }
+
+    /// Rewrites `$classname`/`$classes` of our classes to their archived names.
+    static func renameClasses(_ data: Data, path: String?) throws(ModelDocumentError) -> [UInt8] {
+        let names = archivedNames
+        do {
+            guard var plist = try PropertyListSerialization.propertyList(from: data, options: [], format: nil) as? [String: Any],
+                  var objects = plist["$objects"] as? [Any] else {
+                throw ModelDocumentError(.keyedArchive, path: path, "NSKeyedArchiver wrote no $objects")
+            }
+            var renamed = false
+            for index in objects.indices {
+                guard var entry = objects[index] as? [String: Any], let name = entry["$classname"] as? String,
+                      let archived = names[name] else { continue }
+                entry["$classname"] = archived
+                if let chain = entry["$classes"] as? [String] { entry["$classes"] = chain.map { names[$0] ?? $0 } }
+                objects[index] = entry
+                renamed = true
+            }
+            guard renamed else { return Array(data) }
+            plist["$objects"] = objects
+            return Array(try PropertyListSerialization.data(fromPropertyList: plist, format: .binary, options: 0))
+        } catch let error as ModelDocumentError {
+            throw error
+        } catch {
+            throw ModelDocumentError(.keyedArchive, path: path, "cannot rename the archived classes: \(error.localizedDescription)")
+        }
+    }
+
+    /// The root object of a keyed archive, decoded securely as one of `classes`.
+    static func unarchive(_ bytes: [UInt8], classes: [AnyClass], path: String?) throws(ModelDocumentError) -> Any {
+        registerClassNames()
+        let root: Any?
+        do {
+            root = try NSKeyedUnarchiver.unarchivedObject(ofClasses: classes, from: Data(bytes))
+        } catch {
+            throw ModelDocumentError(.keyedArchive, path: path, "not a keyed archive of the expected classes: \(error.localizedDescription)")
+        }
+        guard let root else { throw ModelDocumentError(.keyedArchive, path: path, "the keyed archive has no root object") }
+        return root
+    }
+
+    /// Writes `bytes` to `path` atomically (temporary file, `fsync`, `rename`, `fsync` the folder).
+    static func writeAtomically(_ bytes: [UInt8], to path: String) throws(ModelDocumentError) {
+        let folder = path.lastIndex(of: "/").map { String(path[..<$0]) } ?? "."
+        try DurableIO.writeSynced(path + DocumentFiles.temporarySuffix, bytes)
+        try DurableIO.rename(path + DocumentFiles.temporarySuffix, path)
+        try DurableIO.syncDirectory(folder.isEmpty ? "/" : folder)
+    }
+}

@@ -1,0 +1,70 @@
+import Foundation
+
+/// Converts Model documents to keyed archives (`NSKeyedArchiver`, binary property list) and
+/// back, so old documents can move to the keyed world without loss of any value.
+///
+/// The keyed archive's root is an object of class `ModelDocument` with the keys `format`
+/// (`"ModelDocument"`), `version` (integer, as in the settings file) and `models` (an `NSArray`).
+/// Each model is an object of class `Model` keyed by the Objective-C ivar names:
+///
+/// | key | encoded with | holds |
+/// |---|---|---|
+/// | `md_name` | `encodeObject:forKey:` (NSString) | absent when nil |
+/// | `md_type` | `encodeObject:forKey:` (NSString) | absent when nil |
+/// | `md_rt` | `encodeObject:forKey:` (NSString) | `"{{x, y}, {w, h}}"` as `NSStringFromCGRect` writes it, each float in its shortest exact spelling |
+/// | `md_flag` | `encodeInteger:forKey:` | `md_flag` |
+/// | `md_kind` | `encodeInteger:forKey:` | `md_kind` |
+/// | `md_para` | `encodeInteger:forKey:` | version 2 and later only |
+/// | `md_reserved` | `encodeInteger:forKey:` | version 3 draft only |
+/// | `md_image` | `encodeObject:forKey:` (NSData) | the thumbnail's bytes; absent when none |
+///
+/// What does not travel: which string objects the sequential archive shared between records,
+/// and `NSMutableString` versus `NSString` — the keyed archive holds values, not the sequential
+/// archive's object identities. A document written by this program comes back byte for byte.
+///
+/// ```swift
+/// let keyed = try KeyedModelArchive.export(document)
+/// let copy = try KeyedModelArchive.importDocument(keyed, to: "/tmp/Copy")
+/// ```
+public enum KeyedModelArchive {
+    /// The file name `model export DIR --to keyed` writes inside the document folder by default.
+    public static let defaultFileName = "document.keyedarchive"
+
+    /// The keyed archive of `records` in `version`.
+    public static func encode(_ records: [ModelRecord], version: DocumentVersion) throws(ModelDocumentError) -> [UInt8] {
+        for record in records {
+            let lost = record.fieldsLost(in: version)
+            guard lost.isEmpty else {
+                throw ModelDocumentError(.notRepresentable, "document version \(version) cannot hold \(lost.joined(separator: ", "))")
+            }
+        }
+        let root = KeyedModelDocument(version: version.rawValue, models: records.map { KeyedModel($0, version: version) })
+        return try KeyedArchiving.archive(root, path: nil)
+    }
+
+    /// The version and records of a keyed Model archive. Throws ``ModelDocumentError``
+    /// `keyedArchive` when it is not one, `newerVersion` for a version this program does not
+    /// understand, `malformedArchive` when a model's keys do not match the version.
+    public static func decode(_ bytes: [UInt8], path: String? = nil) throws(ModelDocumentError) -> (version: DocumentVersion, records: [ModelRecord]) {
+        let root = try KeyedArchiving.unarchive(bytes, classes: [KeyedModelDocument.self, NSArray.self, KeyedModel.self], path: path)
+        guard let document = root as? KeyedModelDocument else {
+            throw ModelDocumentError(.keyedArchive, path: path, "the root object is not a ModelDocument")
+        }
+        let version = try DocumentSettings(version: document.version).documentVersion(path: path)
+        for (index, model) in document.models.enumerated() where model.version != version {
+            throw ModelDocumentError(.malformedArchive, path: path, "model \(index) has the keys of version \(model.version), the document says \(version)")
+        }
+        return (version, document.models.map(\.record))
+    }
+
+    /// The keyed archive of an open document (its version, records and thumbnails).
+    public static func export(_ document: ModelDocument) throws(ModelDocumentError) -> [UInt8] {
+        try encode(document.records, version: document.version)
+    }
+
+    /// Creates a new Model document in `directory` from a keyed archive.
+    public static func importDocument(_ bytes: [UInt8], to directory: String) throws(ModelDocumentError) -> ModelDocument {
+        let (version, records) = try decode(bytes)
+        return try ModelDocument.create(at: directory, records: records, version: version)
+    }
+}

@@ -1,2 +1,0 @@
-// Model documents live here.
-import TypedStream

@@ -1,0 +1,102 @@
+import Foundation
+import Testing
+@testable import ModelDocument
+
+@Suite struct KeyedTests {
+    @Test func placeholderAlbumLibraryDeleteUndoAndReopen() throws {
+        let folder = TemporaryFolder("albums")
+        defer { folder.cleanUp() }
+        let path = folder.sub(AlbumLibrary.fileName)
+        let library = try AlbumLibrary.openOrCreate(at: path)
+        #expect(library.albums.count == 5)
+        #expect(library.albums == AlbumLibrary.placeholderAlbums())
+        let original = try readBytes(path)
+        #expect(original.starts(with: Array("bplist00".utf8)))
+
+        try library.delete(titled: "Abbey Road")
+        #expect(library.albums.count == 4)
+        try library.save()
+        #expect(try AlbumLibrary.open(at: path).albums.count == 4)
+
+        #expect(library.undo() == "delete 'Abbey Road'")
+        #expect(library.albums == AlbumLibrary.placeholderAlbums())
+        try library.save()
+        // Keyed archives are not byte-stable (dictionary order), so compare what they hold.
+        #expect(try AlbumLibrary.albums(fromArchive: readBytes(path)) == AlbumLibrary.albums(fromArchive: original))
+        #expect(library.redo() == "delete 'Abbey Road'")
+        #expect(library.undo() != nil)
+        #expect(library.undo() == nil)
+        #expect(throws: ModelDocumentError(.noSuchModel, "")) { try library.delete(titled: "nothing") }
+
+        let reopened = try AlbumLibrary.open(at: path)
+        #expect(reopened.albums == AlbumLibrary.placeholderAlbums())
+        #expect(reopened.albums[3].genre == nil)
+        #expect(reopened.albums[4].title == "The Köln Concert")
+    }
+
+    @Test func albumKeysAreTheDocumentedOnes() throws {
+        let bytes = try AlbumLibrary.archive([Album(title: "T", artist: "A", genre: nil, coverURL: "u", year: "1999")])
+        let plist = try PropertyListSerialization.propertyList(from: Data(bytes), options: [], format: nil) as? [String: Any]
+        let objects = plist?["$objects"] as? [Any] ?? []
+        let album = objects.compactMap { $0 as? [String: Any] }.first { $0["title"] != nil }
+        #expect(Set(album?.keys.map { $0 } ?? []) == ["$class", "title", "artist", "coverURL", "year"])
+        let classNames = objects.compactMap { ($0 as? [String: Any])?["$classname"] as? String }
+        #expect(classNames.contains("Album"))
+    }
+
+    @Test func garbageIsNotAnAlbumLibrary() {
+        #expect(throws: ModelDocumentError(.keyedArchive, "")) { try AlbumLibrary.albums(fromArchive: Array("nope".utf8)) }
+        #expect(throws: ModelDocumentError(.keyedArchive, "")) { try AlbumLibrary.albums(fromArchive: handArchiveV2) }
+    }
+
+    @Test(arguments: [DocumentVersion.v1, .v2, .v3Draft])
+    func modelDocumentToKeyedAndBack(version: DocumentVersion) throws {
+        let folder = TemporaryFolder("keyed")
+        defer { folder.cleanUp() }
+        var records = ModelDocument.placeholderRecords
+        records.append(ModelRecord(name: nil, type: "", rect: ModelRect(x: -0.0, y: .infinity, width: 0.1, height: 1e-7),
+                                   flag: UInt32.max, kind: Int32.min, para: Int32.max))
+        if !version.hasPara { for i in records.indices { records[i].para = 0 } }
+        if version.hasReserved { records[0].reserved = -5 }
+        let source = try ModelDocument.create(at: folder.sub("source"), records: records, version: version)
+
+        let keyed = try KeyedModelArchive.export(source)
+        let decoded = try KeyedModelArchive.decode(keyed)
+        #expect(decoded.version == version)
+        #expect(decoded.records == records)
+        #expect(decoded.records.last?.rect.x.sign == .minus)
+
+        let copy = try KeyedModelArchive.importDocument(keyed, to: folder.sub("copy"))
+        #expect(copy.records == records)
+        #expect(try readBytes(folder.sub("copy/document.typedstream")) == readBytes(folder.sub("source/document.typedstream")))
+        #expect(treeSnapshot(folder.sub("copy/thumbnails")) == treeSnapshot(folder.sub("source/thumbnails")))
+    }
+
+    @Test func keyedModelKeysAreTheDocumentedOnes() throws {
+        let bytes = try KeyedModelArchive.encode([ModelRecord(name: "n", type: "t", rect: ModelRect(x: 1, y: 2.5, width: 3, height: 4), flag: 1, kind: 2, para: 3, thumbnail: [1])], version: .v2)
+        let plist = try PropertyListSerialization.propertyList(from: Data(bytes), options: [], format: nil) as? [String: Any]
+        let objects = plist?["$objects"] as? [Any] ?? []
+        let dictionaries = objects.compactMap { $0 as? [String: Any] }
+        let model = dictionaries.first { $0["md_flag"] != nil }
+        #expect(Set(model?.keys.map { $0 } ?? []) == ["$class", "md_name", "md_type", "md_rt", "md_flag", "md_kind", "md_para", "md_image"])
+        let root = dictionaries.first { $0["models"] != nil }
+        #expect(Set(root?.keys.map { $0 } ?? []) == ["$class", "format", "version", "models"])
+        #expect(objects.contains { ($0 as? String) == "{{1, 2.5}, {3, 4}}" })
+    }
+
+    @Test func rectStrings() {
+        let rect = ModelRect(x: 0.1, y: -3, width: .nan, height: 1e20)
+        let text = KeyedModel.rectString(rect)
+        #expect(text == "{{0.1, -3}, {nan, 1e+20}}")
+        let back = KeyedModel.rect(parsing: text)
+        #expect(back?.x == rect.x && back?.y == rect.y && back?.width.isNaN == true && back?.height == rect.height)
+        for bad in ["", "{{1, 2}, {3}}", "{1, 2, 3, 4}", "{{a, b}, {c, d}}"] { #expect(KeyedModel.rect(parsing: bad) == nil) }
+    }
+
+    @Test func newerKeyedVersionIsRefused() throws {
+        KeyedArchiving.registerClassNames()
+        let root = KeyedModelDocument(version: 9, models: [])
+        let bytes = try KeyedArchiving.archive(root, path: nil)
+        #expect(throws: ModelDocumentError(.newerVersion, "")) { try KeyedModelArchive.decode(bytes) }
+    }
+}

@@ -1,4 +1,0 @@
-import Testing
-@testable import ModelDocument
-
-@Test func moduleLoads() { #expect(Bool(true)) }
