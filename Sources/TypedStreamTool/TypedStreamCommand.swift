@@ -39,6 +39,7 @@ public enum TypedStreamCommand {
             DecodeCommand.self,
             InspectCommand.self,
             ConvertCommand.self,
+            ModelCommand.self,
             VerifyCommand.self,
             DetectCommand.self,
             HelpCommand.self,
