@@ -36,7 +36,36 @@ public enum AtomicFile {
         var status = stat()
         let mode: mode_t = stat(path, &status) == 0 ? status.st_mode & 0o7777 : 0o644
         fchmod(descriptor, mode)
-        let contiguous = Array(bytes)
+        do {
+            try writeAll(Array(bytes), descriptor: descriptor, path: path)
+        } catch {
+            close(descriptor)
+            throw error
+        }
+        close(descriptor)
+        guard rename(temporary, path) == 0 else { throw WriteError(path: path, reason: errnoText()) }
+        succeeded = true
+        syncFolder(folder)
+    }
+
+    /// Writes `bytes` to `path` (created or truncated, mode 0644) and flushes it to disk — the
+    /// first half of an atomic write, for callers that rename later themselves (a commit that
+    /// must rename several files at its own moment). Throws ``WriteError``.
+    public static func writeSynced(_ bytes: [UInt8], to path: String) throws(WriteError) {
+        let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else { throw WriteError(path: path, reason: errnoText()) }
+        do {
+            try writeAll(bytes, descriptor: descriptor, path: path)
+        } catch {
+            close(descriptor)
+            throw error
+        }
+        guard close(descriptor) == 0 else { throw WriteError(path: path, reason: errnoText()) }
+    }
+
+    /// Writes every byte to `descriptor` (retrying interrupted writes), then `fsync`s it.
+    /// Takes an array (no generic conversion, so no allocation: safe in a forked child).
+    private static func writeAll(_ contiguous: [UInt8], descriptor: Int32, path: String) throws(WriteError) {
         var written = 0
         while written < contiguous.count {
             let result = contiguous.withUnsafeBytes { buffer in
@@ -44,21 +73,11 @@ public enum AtomicFile {
             }
             if result < 0 {
                 if errno == EINTR { continue }
-                let reason = errnoText()
-                close(descriptor)
-                throw WriteError(path: path, reason: reason)
+                throw WriteError(path: path, reason: errnoText())
             }
             written += result
         }
-        guard fsync(descriptor) == 0 else {
-            let reason = errnoText()
-            close(descriptor)
-            throw WriteError(path: path, reason: reason)
-        }
-        close(descriptor)
-        guard rename(temporary, path) == 0 else { throw WriteError(path: path, reason: errnoText()) }
-        succeeded = true
-        syncFolder(folder)
+        guard fsync(descriptor) == 0 else { throw WriteError(path: path, reason: errnoText()) }
     }
 
     /// Flushes a folder's entries (after a rename) to disk. Best effort.

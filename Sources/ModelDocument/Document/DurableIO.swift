@@ -1,3 +1,5 @@
+import TypedStreamExport
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -73,27 +75,9 @@ enum DurableIO {
 
     /// Writes `bytes` to `path` (created or truncated) and `fsync`s it.
     static func writeSynced(_ path: String, _ bytes: [UInt8]) throws(ModelDocumentError) {
-        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-        guard fd >= 0 else { throw failure("open", path) }
-        var offset = 0
-        while offset < bytes.count {
-            let n = bytes.withUnsafeBytes { buffer in
-                Glibc.write(fd, buffer.baseAddress! + offset, buffer.count - offset)
-            }
-            if n < 0 {
-                if errno == EINTR { continue }
-                let code = errno
-                close(fd)
-                throw failure("write", path, code)
-            }
-            offset += n
+        do { try AtomicFile.writeSynced(bytes, to: path) } catch {
+            throw ModelDocumentError(.io, path: path, error.reason)
         }
-        if fsync(fd) != 0 {
-            let code = errno
-            close(fd)
-            throw failure("fsync", path, code)
-        }
-        if close(fd) != 0 { throw failure("close", path) }
     }
 
     /// `rename(2)`: atomically replaces `to` with `from`.

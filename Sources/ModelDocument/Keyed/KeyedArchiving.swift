@@ -1,3 +1,4 @@
+import TypedStreamExport
 import Foundation
 
 /// The `NSKeyedArchiver` plumbing shared by albums and keyed Model documents: class names
@@ -85,9 +86,8 @@ enum KeyedArchiving {
 
     /// Writes `bytes` to `path` atomically (temporary file, `fsync`, `rename`, `fsync` the folder).
     static func writeAtomically(_ bytes: [UInt8], to path: String) throws(ModelDocumentError) {
-        let folder = path.lastIndex(of: "/").map { String(path[..<$0]) } ?? "."
-        try DurableIO.writeSynced(path + DocumentFiles.temporarySuffix, bytes)
-        try DurableIO.rename(path + DocumentFiles.temporarySuffix, path)
-        try DurableIO.syncDirectory(folder.isEmpty ? "/" : folder)
+        do { try AtomicFile.write(bytes, to: path) } catch {
+            throw ModelDocumentError(.io, path: path, error.reason)
+        }
     }
 }
