@@ -1,2 +1,0 @@
-// Exporters live here.
-import TypedStream

@@ -1,4 +1,0 @@
-import Testing
-@testable import TypedStreamExport
-
-@Test func moduleLoads() { #expect(Bool(true)) }
