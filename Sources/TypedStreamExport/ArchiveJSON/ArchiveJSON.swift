@@ -26,29 +26,38 @@ public enum ArchiveJSON {
     /// The value of the document's `formatVersion` member.
     public static let formatVersion = 1
 
+    /// The default bound on nesting of objects, arrays and structs: the reader's default
+    /// (``DecodingLimits/maximumNesting``), so every archive ``ArchiveReader`` reads with default
+    /// limits can be exported and imported again.
+    public static let defaultMaximumNesting = DecodingLimits.default.maximumNesting
+
     /// How to write the JSON text.
     public struct EncodingOptions: Hashable, Sendable {
         /// Indent nested containers (groups that define no object stay on one line).
         /// `false` writes everything on one line with no spaces. Default `true`.
         public var pretty: Bool
+        /// Deepest nesting of objects, arrays and structs exported. Default
+        /// ``ArchiveJSON/defaultMaximumNesting`` (256); at most ``ArchiveWriter/maximumNesting``.
+        public var maximumNesting: Int
 
         /// Creates options.
-        public init(pretty: Bool = true) {
+        public init(pretty: Bool = true, maximumNesting: Int = ArchiveJSON.defaultMaximumNesting) {
             self.pretty = pretty
+            self.maximumNesting = maximumNesting
         }
     }
 
     /// Bounds for reading untrusted JSON.
     public struct DecodingOptions: Hashable, Sendable {
-        /// Deepest nesting of objects, arrays and structs in the archive. Default 1024
-        /// (``ArchiveWriter/maximumNesting``, so everything the writer can write is accepted).
+        /// Deepest nesting of objects, arrays and structs in the archive. Default
+        /// ``ArchiveJSON/defaultMaximumNesting`` (256).
         public var maximumNesting: Int
         /// Deepest nesting of JSON arrays and objects; by default derived from
         /// `maximumNesting` (each archive object costs four JSON levels).
         public var maximumJSONDepth: Int
 
         /// Creates options.
-        public init(maximumNesting: Int = ArchiveWriter.maximumNesting, maximumJSONDepth: Int? = nil) {
+        public init(maximumNesting: Int = ArchiveJSON.defaultMaximumNesting, maximumJSONDepth: Int? = nil) {
             self.maximumNesting = maximumNesting
             self.maximumJSONDepth = maximumJSONDepth ?? (4 * maximumNesting + 64)
         }
@@ -59,7 +68,7 @@ public enum ArchiveJSON {
     /// cannot be written at all — a value of the wrong kind for its type, a group whose types do
     /// not match its type string; an archive from ``ArchiveReader`` never fails.
     public static func encode(_ archive: Archive, options: EncodingOptions = EncodingOptions()) throws(ArchiveJSONError) -> [UInt8] {
-        var encoder = ArchiveJSONEncoder(header: archive.header, pretty: options.pretty, capacity: 4096)
+        var encoder = ArchiveJSONEncoder(header: archive.header, pretty: options.pretty, maximumNesting: min(options.maximumNesting, ArchiveWriter.maximumNesting), capacity: 4096)
         return try encoder.encode(archive)
     }
 

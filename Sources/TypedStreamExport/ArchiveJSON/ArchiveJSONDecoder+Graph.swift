@@ -26,17 +26,30 @@ extension ArchiveJSONDecoder {
         return Archive(header: header, groups: groups)
     }
 
-    func decodeHeader(_ value: JSONValue) throws(ArchiveJSONError) -> StreamHeader {
+    mutating func decodeHeader(_ value: JSONValue) throws(ArchiveJSONError) -> StreamHeader {
         let what = "the header"
         let fields = try members(of: value, what, allowed: ["streamerVersion", "byteOrder", "systemVersion", "systemVersionWidth"])
-        let streamer = try int64(require(fields[0], "streamerVersion", in: what), "the streamer version")
+        let streamerValue = try require(fields[0], "streamerVersion", in: what)
+        let orderValue = try require(fields[1], "byteOrder", in: what)
+        let systemValue = try require(fields[2], "systemVersion", in: what)
+        path.push("streamerVersion")
+        let streamer = try int64(streamerValue, "the streamer version")
         guard streamer == 3 || streamer == 4 else { throw fail(.badValue, "streamer version \(streamer) does not exist (only 3 and 4)") }
-        let orderName = try string(require(fields[1], "byteOrder", in: what), "the byte order")
+        path.pop()
+        path.push("byteOrder")
+        let orderName = try string(orderValue, "the byte order")
         guard let order = ByteOrder(rawValue: orderName) else { throw fail(.badValue, "byte order '\(orderName)' is neither \"big\" nor \"little\"") }
-        let system = try int64(require(fields[2], "systemVersion", in: what), "the system version")
+        path.pop()
+        path.push("systemVersion")
+        let system = try int64(systemValue, "the system version")
         guard system >= Int64(Int32.min), system <= Int64(Int32.max) else { throw fail(.badValue, "system version \(system) does not fit 32 bits") }
+        path.pop()
         var width = WireDefaults.width(for: system, .counted)
-        if let w = fields[3] { width = try self.width(w, .counted, holding: system, "the system version") }
+        if let w = fields[3] {
+            path.push("systemVersionWidth")
+            width = try self.width(w, .counted, holding: system, "the system version")
+            path.pop()
+        }
         return StreamHeader(streamerVersion: UInt8(streamer), byteOrder: order, systemVersion: WireInteger(system, width: width))
     }
 
@@ -46,9 +59,9 @@ extension ArchiveJSONDecoder {
         let elements = try array(value, "a list of groups")
         var groups: [ArchivedGroup] = []
         groups.reserveCapacity(elements.count)
-        for (i, element) in elements.enumerated() {
+        for i in elements.indices {
             path.push(i)
-            groups.append(try decodeGroup(element))
+            groups.append(try decodeGroup(elements[i]))
             path.pop()
         }
         return groups
@@ -68,40 +81,42 @@ extension ArchiveJSONDecoder {
     }
 
     mutating func decodeGroup(_ value: JSONValue) throws(ArchiveJSONError) -> ArchivedGroup {
-        let what = "a group"
-        let fields = try members(of: value, what, allowed: ["type", "typeWire", "values"])
-        let typeValue = try require(fields[0], "type", in: what)
-        var group: ArchivedGroup
-        path.push("type")
-        if typeValue == .null {
-            guard header.streamerVersion == 3 else {
-                throw fail(.badValue, "a group without a type string (null) exists only in streamer version 3")
-            }
-            guard fields[1] == nil else { throw fail(.badValue, "a group without a type string has no 'typeWire'") }
-            group = ArchivedGroup(typeString: nil, types: [.object(className: nil)], values: [])
-        } else {
-            let text = try bytes(typeValue, "a type string")
-            let types = try self.types(of: text)
-            path.pop()
-            let decision = try sharedString(ArraySlice(text), decision: fields[1], key: "typeWire")
-            path.push("type")
-            group = ArchivedGroup(typeString: ArraySlice(text), types: types, values: [], typeStringDecision: decision)
-        }
-        path.pop()
-        let valuesValue = try require(fields[2], "values", in: what)
+        let fields = try members(of: value, "a group", allowed: ["type", "typeWire", "values"])
+        var group = try decodeGroupType(fields)
+        let valuesValue = try require(fields[2], "values", in: "a group")
         path.push("values")
         let elements = try array(valuesValue, "the group's values")
         guard elements.count == group.types.count else {
             throw fail(.typeMismatch, "type '\(group.typeText)' needs \(group.types.count) value\(group.types.count == 1 ? "" : "s"), found \(elements.count)")
         }
         group.values.reserveCapacity(elements.count)
-        for (i, (element, type)) in zip(elements, group.types).enumerated() {
+        for i in elements.indices {
             path.push(i)
-            group.values.append(try decodeValue(element, as: type))
+            group.values.append(try decodeValue(elements[i], as: group.types[i]))
             path.pop()
         }
         path.pop()
         return group
+    }
+
+    /// The group's type string, its types and its decision, with no values yet.
+    mutating func decodeGroupType(_ fields: [JSONValue?]) throws(ArchiveJSONError) -> ArchivedGroup {
+        let typeValue = try require(fields[0], "type", in: "a group")
+        path.push("type")
+        defer { path.pop() }
+        if typeValue == .null {
+            guard header.streamerVersion == 3 else {
+                throw fail(.badValue, "a group without a type string (null) exists only in streamer version 3")
+            }
+            guard fields[1] == nil else { throw fail(.badValue, "a group without a type string has no 'typeWire'") }
+            return ArchivedGroup(typeString: nil, types: [.object(className: nil)], values: [])
+        }
+        let text = try bytes(typeValue, "a type string")
+        let types = try self.types(of: text)
+        path.pop()
+        let decision = try sharedString(ArraySlice(text), decision: fields[1], key: "typeWire")
+        path.push("type")
+        return ArchivedGroup(typeString: ArraySlice(text), types: types, values: [], typeStringDecision: decision)
     }
 
     // MARK: - Objects, classes, C strings
@@ -109,28 +124,40 @@ extension ArchiveJSONDecoder {
     /// `null`, `{"ref": id}` (an object or, as NeXTSTEP nibs do, a class) or `{"object": id, …}`.
     mutating func decodeObjectSlot(_ value: JSONValue) throws(ArchiveJSONError) -> ArchivedValue {
         if value == .null { return .object(nil, referenceWidth: nil) }
-        if has(value, "ref") {
-            let (entry, width) = try reference(value)
-            switch entry {
-            case .object(let object, _): return .object(object, referenceWidth: width)
-            case .class(let entry, _): return .objectSlotClass(entry, referenceWidth: width)
-            case .cString:
-                throw fail(.referenceKindMismatch, "an object slot refers to \(entry.kindName)")
-            }
-        }
+        if has(value, "ref") { return try decodeObjectReference(value) }
         guard has(value, "object") else {
             throw fail(.typeMismatch, "expected null, {\"ref\": id} or {\"object\": id, …} for type '@', found \(value.kindDescription)")
         }
         return .object(try decodeObject(value), referenceWidth: nil)
     }
 
+    func decodeObjectReference(_ value: JSONValue) throws(ArchiveJSONError) -> ArchivedValue {
+        let (entry, width) = try reference(value)
+        switch entry {
+        case .object(let object, _): return .object(object, referenceWidth: width)
+        case .class(let entry, _): return .objectSlotClass(entry, referenceWidth: width)
+        case .cString: throw fail(.referenceKindMismatch, "an object slot refers to \(entry.kindName)")
+        }
+    }
+
     mutating func decodeObject(_ value: JSONValue) throws(ArchiveJSONError) -> ArchivedObject {
+        let fields = try members(of: value, "an object", allowed: ["object", "class", "size", "groups"])
+        try nest()
+        let object = try decodeObjectHead(fields)
+        let groupsValue = try require(fields[3], "groups", in: "an object")
+        path.push("groups")
+        object.groups = try decodeGroups(groupsValue)
+        path.pop()
+        depth -= 1
+        return object
+    }
+
+    /// A new object's id, class chain and (streamer 3) instance size.
+    mutating func decodeObjectHead(_ fields: [JSONValue?]) throws(ArchiveJSONError) -> ArchivedObject {
         let what = "an object"
-        let fields = try members(of: value, what, allowed: ["object", "class", "size", "groups"])
         path.push("object")
         let objectID = try id(require(fields[0], "object", in: what))
         path.pop()
-        try nest()
         let slot = tables.claimSlot()
         let object = ArchivedObject(archivedClass: ArchivedClass(name: [], version: 0))
         try define(objectID, .object(object, slot: slot), key: "object")
@@ -150,11 +177,6 @@ extension ArchiveJSONDecoder {
             object.instanceSize = WireInteger(value, width: width)
             path.pop()
         }
-        let groupsValue = try require(fields[3], "groups", in: what)
-        path.push("groups")
-        object.groups = try decodeGroups(groupsValue)
-        path.pop()
-        depth -= 1
         return object
     }
 

@@ -2,41 +2,23 @@ import ObjCTypeEncoding
 import TypedStream
 
 extension ArchiveJSONDecoder {
-    /// One value of type `type`.
+    /// One value of type `type`. The dispatcher stays small (each kind has its own function)
+    /// because it is on the recursive path of nested objects, arrays and structs.
     mutating func decodeValue(_ value: JSONValue, as type: ObjCType) throws(ArchiveJSONError) -> ArchivedValue {
         let type = type.unqualified
         switch type {
         case .short, .unsignedShort:
-            let (v, width) = try decodeInteger(value, type: type, context: .short)
-            return .integer(v, width: width)
+            return try decodeIntegerValue(value, type: type, context: .short)
         case .int, .unsignedInt, .long, .unsignedLong, .longLong, .unsignedLongLong:
-            let (v, width) = try decodeInteger(value, type: type, context: .integer)
-            return .integer(v, width: width)
-        case .float:
-            let (bits, form) = try decodeReal(value, isFloat: true)
-            return .float(Float(bitPattern: UInt32(truncatingIfNeeded: bits)), form: form)
-        case .double:
-            let (bits, form) = try decodeReal(value, isFloat: false)
-            return .double(Double(bitPattern: bits), form: form)
+            return try decodeIntegerValue(value, type: type, context: .integer)
+        case .float, .double:
+            return try decodeRealValue(value, isFloat: type == .float)
         case .char, .unsignedChar, .bool:
-            guard case .number = value else {
-                throw fail(.typeMismatch, "expected a byte 0…255 for type '\(type.encoding)', found \(value.kindDescription)")
-            }
-            let n = try int64(value, "a byte")
-            let lowest: Int64 = type == .char ? -128 : 0
-            guard n >= lowest, n <= 255 else { throw fail(.badValue, "\(n) does not fit a byte (type '\(type.encoding)')") }
-            return .byte(UInt8(truncatingIfNeeded: n))
+            return try decodeByte(value, type: type)
         case .array(let count, let element) where element.unqualified == .char || element.unqualified == .unsignedChar:
-            let data = try bytes(value, "the bytes of '\(type.encoding)'")
-            guard data.count == count else { throw fail(.typeMismatch, "'\(type.encoding)' needs \(count) bytes, found \(data.count)") }
-            return .bytes(ArraySlice(data))
+            return try decodeByteArray(value, type: type, count: count)
         case .union:
-            guard let size = type.layout(.ilp32)?.size else {
-                throw fail(.badTypeString, "union '\(type.encoding)' has no computable size")
-            }
-            let data = try bytes(value, "the bytes of union '\(type.encoding)'")
-            guard data.count == size else { throw fail(.typeMismatch, "union '\(type.encoding)' needs \(size) bytes, found \(data.count)") }
-            return .bytes(ArraySlice(data))
+            return try decodeUnion(value, type: type)
         case .bytes:
             return try decodeUnsharedString(value)
         case .atom, .selector:
@@ -46,50 +28,98 @@ extension ArchiveJSONDecoder {
         case .object:
             return try decodeObjectSlot(value)
         case .classObject:
-            if value == .null { return .classObject(nil, referenceWidth: nil) }
-            guard case .array = value else {
-                throw fail(.typeMismatch, "expected null or a class chain (an array) for type '#', found \(value.kindDescription)")
-            }
-            guard let (first, width) = try decodeChain(value) else {
-                throw fail(.badValue, "a class chain needs at least one link (use null for Nil)")
-            }
-            return .classObject(first, referenceWidth: width)
+            return try decodeClassValue(value)
         case .array(let count, let element):
-            guard case .array(let elements) = value else {
-                throw fail(.typeMismatch, "expected an array of \(count) for type '\(type.encoding)', found \(value.kindDescription)")
-            }
-            guard elements.count == count else { throw fail(.typeMismatch, "'\(type.encoding)' needs \(count) elements, found \(elements.count)") }
-            try nest()
-            var values: [ArchivedValue] = []
-            values.reserveCapacity(count)
-            for (i, e) in elements.enumerated() {
-                path.push(i)
-                values.append(try decodeValue(e, as: element))
-                path.pop()
-            }
-            depth -= 1
-            return .array(values)
+            return try decodeArray(value, type: type, count: count, element: element)
         case .structure(_, let fields):
-            guard case .array(let elements) = value else {
-                throw fail(.typeMismatch, "expected an array of the \(fields.count) members of '\(type.encoding)', found \(value.kindDescription)")
-            }
-            guard elements.count == fields.count else { throw fail(.typeMismatch, "'\(type.encoding)' has \(fields.count) members, found \(elements.count)") }
-            try nest()
-            var values: [ArchivedValue] = []
-            values.reserveCapacity(fields.count)
-            for (i, (e, field)) in zip(elements, fields).enumerated() {
-                path.push(i)
-                values.append(try decodeValue(e, as: field.type))
-                path.pop()
-            }
-            depth -= 1
-            return .structure(values)
+            return try decodeStructure(value, type: type, fields: fields)
         case .ignored:
             guard value == .null else { throw fail(.typeMismatch, "type '!' has no value on the wire; expected null, found \(value.kindDescription)") }
             return .ignored
         case .pointer, .bitfield, .void, .unknown, .qualified:
             throw fail(.badTypeString, "type '\(type.encoding)' cannot be archived in a typedstream")
         }
+    }
+
+    func decodeIntegerValue(_ value: JSONValue, type: ObjCType, context: WidthContext) throws(ArchiveJSONError) -> ArchivedValue {
+        let (v, width) = try decodeInteger(value, type: type, context: context)
+        return .integer(v, width: width)
+    }
+
+    func decodeRealValue(_ value: JSONValue, isFloat: Bool) throws(ArchiveJSONError) -> ArchivedValue {
+        let (bits, form) = try decodeReal(value, isFloat: isFloat)
+        if isFloat { return .float(Float(bitPattern: UInt32(truncatingIfNeeded: bits)), form: form) }
+        return .double(Double(bitPattern: bits), form: form)
+    }
+
+    func decodeByte(_ value: JSONValue, type: ObjCType) throws(ArchiveJSONError) -> ArchivedValue {
+        guard case .number = value else {
+            throw fail(.typeMismatch, "expected a byte 0…255 for type '\(type.encoding)', found \(value.kindDescription)")
+        }
+        let n = try int64(value, "a byte")
+        let lowest: Int64 = type == .char ? -128 : 0
+        guard n >= lowest, n <= 255 else { throw fail(.badValue, "\(n) does not fit a byte (type '\(type.encoding)')") }
+        return .byte(UInt8(truncatingIfNeeded: n))
+    }
+
+    func decodeByteArray(_ value: JSONValue, type: ObjCType, count: Int) throws(ArchiveJSONError) -> ArchivedValue {
+        let data = try bytes(value, "the bytes of '\(type.encoding)'")
+        guard data.count == count else { throw fail(.typeMismatch, "'\(type.encoding)' needs \(count) bytes, found \(data.count)") }
+        return .bytes(ArraySlice(data))
+    }
+
+    func decodeUnion(_ value: JSONValue, type: ObjCType) throws(ArchiveJSONError) -> ArchivedValue {
+        guard let size = type.layout(.ilp32)?.size else {
+            throw fail(.badTypeString, "union '\(type.encoding)' has no computable size")
+        }
+        let data = try bytes(value, "the bytes of union '\(type.encoding)'")
+        guard data.count == size else { throw fail(.typeMismatch, "union '\(type.encoding)' needs \(size) bytes, found \(data.count)") }
+        return .bytes(ArraySlice(data))
+    }
+
+    mutating func decodeClassValue(_ value: JSONValue) throws(ArchiveJSONError) -> ArchivedValue {
+        if value == .null { return .classObject(nil, referenceWidth: nil) }
+        guard case .array = value else {
+            throw fail(.typeMismatch, "expected null or a class chain (an array) for type '#', found \(value.kindDescription)")
+        }
+        guard let (first, width) = try decodeChain(value) else {
+            throw fail(.badValue, "a class chain needs at least one link (use null for Nil)")
+        }
+        return .classObject(first, referenceWidth: width)
+    }
+
+    mutating func decodeArray(_ value: JSONValue, type: ObjCType, count: Int, element: ObjCType) throws(ArchiveJSONError) -> ArchivedValue {
+        guard case .array(let elements) = value else {
+            throw fail(.typeMismatch, "expected an array of \(count) for type '\(type.encoding)', found \(value.kindDescription)")
+        }
+        guard elements.count == count else { throw fail(.typeMismatch, "'\(type.encoding)' needs \(count) elements, found \(elements.count)") }
+        try nest()
+        var values: [ArchivedValue] = []
+        values.reserveCapacity(count)
+        for i in elements.indices {
+            path.push(i)
+            values.append(try decodeValue(elements[i], as: element))
+            path.pop()
+        }
+        depth -= 1
+        return .array(values)
+    }
+
+    mutating func decodeStructure(_ value: JSONValue, type: ObjCType, fields: [ObjCField]) throws(ArchiveJSONError) -> ArchivedValue {
+        guard case .array(let elements) = value else {
+            throw fail(.typeMismatch, "expected an array of the \(fields.count) members of '\(type.encoding)', found \(value.kindDescription)")
+        }
+        guard elements.count == fields.count else { throw fail(.typeMismatch, "'\(type.encoding)' has \(fields.count) members, found \(elements.count)") }
+        try nest()
+        var values: [ArchivedValue] = []
+        values.reserveCapacity(fields.count)
+        for i in elements.indices {
+            path.push(i)
+            values.append(try decodeValue(elements[i], as: fields[i].type))
+            path.pop()
+        }
+        depth -= 1
+        return .structure(values)
     }
 
     /// An integer: a number (its natural value; unsigned types may be given past the signed
@@ -192,7 +222,7 @@ extension ArchiveJSONDecoder {
         guard let width = IntegerWidth(name: name) else {
             throw fail(.badValue, "unknown real form '\(name)' (expected ieee, inline, int16, int32 or int64)")
         }
-        guard let integral else { throw fail(.badValue, "a value that is not an integer cannot be written as \(name)") }
+        guard let integral else { throw fail(.badValue, "the value is not an integer, so its form cannot be \(name) (use ieee)") }
         guard width.canHold(integral) else { throw fail(.badValue, "\(integral) does not fit the width \(name)") }
         return (bits, .integral(width))
     }

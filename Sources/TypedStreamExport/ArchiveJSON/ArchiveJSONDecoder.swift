@@ -110,7 +110,7 @@ struct ArchiveJSONDecoder {
     /// A value of an integer type: Int64, or UInt64 for positive values past Int64.
     func wideInteger(_ value: JSONValue, _ what: String) throws(ArchiveJSONError) -> (negative: Bool, magnitude: UInt64) {
         guard case .number(let text) = value else {
-            throw fail(.typeMismatch, "expected \(what) (an integer), found \(value.kindDescription)")
+            throw fail(.typeMismatch, "expected \(what), found \(value.kindDescription)")
         }
         if text.hasPrefix("-") {
             guard let n = Int64(text) else { throw fail(.badValue, "expected \(what), found \(text)") }
@@ -209,7 +209,7 @@ struct ArchiveJSONDecoder {
     mutating func nest() throws(ArchiveJSONError) {
         depth += 1
         guard depth <= maximumNesting else {
-            throw fail(.limitExceeded, "nesting deeper than \(maximumNesting) objects, arrays and structs")
+            throw fail(.limitExceeded, "nesting deeper than \(maximumNesting) objects, arrays and structs (raise DecodingOptions.maximumNesting)")
         }
     }
 

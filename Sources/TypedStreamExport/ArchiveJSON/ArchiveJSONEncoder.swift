@@ -16,8 +16,11 @@ struct ArchiveJSONEncoder {
     private var depth = 0
     private var typeCache: [ArraySlice<UInt8>: [ObjCType]] = [:]
 
-    init(header: StreamHeader, pretty: Bool, capacity: Int) {
+    private let maximumNesting: Int
+
+    init(header: StreamHeader, pretty: Bool, maximumNesting: Int, capacity: Int) {
         self.header = header
+        self.maximumNesting = maximumNesting
         self.out = JSONTextWriter(pretty: pretty, capacity: capacity)
     }
 
@@ -48,9 +51,9 @@ struct ArchiveJSONEncoder {
         out.key("groups")
         out.beginArray()
         path.push("groups")
-        for (i, group) in archive.groups.enumerated() {
+        for i in archive.groups.indices {
             path.push(i)
-            try encodeGroup(group)
+            try encodeGroup(archive.groups[i])
             path.pop()
         }
         path.pop()
@@ -191,8 +194,8 @@ struct ArchiveJSONEncoder {
 
     private mutating func nest() throws(ArchiveJSONError) {
         depth += 1
-        guard depth <= ArchiveWriter.maximumNesting else {
-            throw ArchiveJSONError(.limitExceeded, path: path.text, "nesting deeper than \(ArchiveWriter.maximumNesting) objects, arrays and structs")
+        guard depth <= maximumNesting else {
+            throw ArchiveJSONError(.limitExceeded, path: path.text, "nesting deeper than \(maximumNesting) objects, arrays and structs (raise EncodingOptions.maximumNesting)")
         }
     }
 
@@ -216,6 +219,22 @@ struct ArchiveJSONEncoder {
             throw unwritable("group '\(group.typeText)' has \(group.types.count) types but \(group.values.count) values")
         }
         out.beginObject(inline: !definesNewObject(group.values))
+        try encodeGroupType(group)
+        out.key("values")
+        out.beginArray()
+        path.push("values")
+        for i in group.values.indices {
+            path.push(i)
+            try encodeValue(group.values[i], as: group.types[i])
+            path.pop()
+        }
+        path.pop()
+        out.endArray()
+        out.endObject()
+    }
+
+    /// The group's `type` (and `typeWire`) members.
+    private mutating func encodeGroupType(_ group: ArchivedGroup) throws(ArchiveJSONError) {
         out.key("type")
         if let typeString = group.typeString {
             guard try types(of: typeString) == group.types else {
@@ -226,34 +245,74 @@ struct ArchiveJSONEncoder {
                 out.key("typeWire")
                 self.decision(decision)
             }
-        } else if header.streamerVersion == 3 {
-            guard group.types.count == 1, case .object = group.types[0].unqualified else {
-                throw unwritable("a group without a type string must hold exactly one object")
-            }
+            return
+        }
+        guard group.types.count == 1, case .object = group.types[0].unqualified else {
+            throw unwritable("a group without a type string must hold exactly one object")
+        }
+        if header.streamerVersion == 3 {
             out.null()
         } else {
-            let at = ArraySlice("@".utf8)
-            guard group.types.count == 1, case .object = group.types[0].unqualified else {
-                throw unwritable("a group without a type string must hold exactly one object")
-            }
+            // The writer gives such a group the type string "@" outside streamer version 3.
             out.string("@")
-            _ = sharedString(at, nil)
+            _ = sharedString(ArraySlice("@".utf8), nil)
         }
-        out.key("values")
-        out.beginArray()
-        path.push("values")
-        for (i, (value, type)) in zip(group.values, group.types).enumerated() {
-            path.push(i)
-            try encodeValue(value, as: type)
-            path.pop()
-        }
-        path.pop()
-        out.endArray()
-        out.endObject()
     }
 
+    /// One value. Kept small: it is on the recursive path of nested objects, arrays and structs.
     private mutating func encodeValue(_ value: ArchivedValue, as type: ObjCType) throws(ArchiveJSONError) {
         let type = type.unqualified
+        switch (type, value) {
+        case (.object, .object(let object, let w)):
+            guard let object else { return out.null() }
+            if let slot = slots[ObjectIdentifier(object)] { return reference(slot, w) }
+            try encodeObject(object)
+        case (.object, .objectSlotClass(let entry, let w)):
+            guard let slot = slots[ObjectIdentifier(entry)] else {
+                throw unwritable("an object slot refers to class \(entry.nameText) before it was written")
+            }
+            reference(slot, w)
+        case (.classObject, .classObject(let entry, let w)):
+            guard let entry else { return out.null() }
+            try encodeChain(entry, referenceWidth: w)
+        case (.array(let count, let element), .array(let values)) where element.unqualified == .char || element.unqualified == .unsignedChar:
+            // Bytes given one by one: the same wire bytes as a byte blob.
+            var payload: [UInt8] = []
+            for v in values {
+                guard case .byte(let b) = v else { throw unwritable("a value of the wrong kind for type '\(element.encoding)'") }
+                payload.append(b)
+            }
+            guard payload.count == count else { throw unwritable("'\(type.encoding)' needs \(count) bytes, the value has \(payload.count)") }
+            hexObject(ArraySlice(payload))
+        case (.array(let count, let element), .array(let values)):
+            guard values.count == count else { throw unwritable("'\(type.encoding)' needs \(count) elements, the value has \(values.count)") }
+            try nest()
+            out.beginArray(inline: !definesNewObject(values))
+            for i in values.indices {
+                path.push(i)
+                try encodeValue(values[i], as: element)
+                path.pop()
+            }
+            out.endArray()
+            depth -= 1
+        case (.structure(_, let fields), .structure(let values)):
+            guard values.count == fields.count else { throw unwritable("'\(type.encoding)' has \(fields.count) members, the value has \(values.count)") }
+            try nest()
+            out.beginArray(inline: !definesNewObject(values))
+            for i in values.indices {
+                path.push(i)
+                try encodeValue(values[i], as: fields[i].type)
+                path.pop()
+            }
+            out.endArray()
+            depth -= 1
+        default:
+            try encodeLeaf(value, as: type)
+        }
+    }
+
+    /// Values that hold no nested objects, arrays or structs.
+    private mutating func encodeLeaf(_ value: ArchivedValue, as type: ObjCType) throws(ArchiveJSONError) {
         switch (type, value) {
         case (.short, .integer(let v, let w)), (.unsignedShort, .integer(let v, let w)):
             guard v >= -32768 && v <= 65535 else { throw unwritable("\(v) does not fit a short") }
@@ -320,40 +379,6 @@ struct ArchiveJSONEncoder {
                 self.decision(decision)
             }
             out.endObject()
-        case (.object, .object(let object, let w)):
-            guard let object else { return out.null() }
-            if let slot = slots[ObjectIdentifier(object)] { return reference(slot, w) }
-            try encodeObject(object)
-        case (.object, .objectSlotClass(let entry, let w)):
-            guard let slot = slots[ObjectIdentifier(entry)] else {
-                throw unwritable("an object slot refers to class \(entry.nameText) before it was written")
-            }
-            reference(slot, w)
-        case (.classObject, .classObject(let entry, let w)):
-            guard let entry else { return out.null() }
-            try encodeChain(entry, referenceWidth: w)
-        case (.array(let count, let element), .array(let values)):
-            guard values.count == count else { throw unwritable("'\(type.encoding)' needs \(count) elements, the value has \(values.count)") }
-            try nest()
-            out.beginArray(inline: !definesNewObject(values))
-            for (i, v) in values.enumerated() {
-                path.push(i)
-                try encodeValue(v, as: element)
-                path.pop()
-            }
-            out.endArray()
-            depth -= 1
-        case (.structure(_, let fields), .structure(let values)):
-            guard values.count == fields.count else { throw unwritable("'\(type.encoding)' has \(fields.count) members, the value has \(values.count)") }
-            try nest()
-            out.beginArray(inline: !definesNewObject(values))
-            for (i, (v, field)) in zip(values, fields).enumerated() {
-                path.push(i)
-                try encodeValue(v, as: field.type)
-                path.pop()
-            }
-            out.endArray()
-            depth -= 1
         case (.ignored, .ignored):
             out.null()
         default:
@@ -370,36 +395,40 @@ struct ArchiveJSONEncoder {
 
     private mutating func encodeObject(_ object: ArchivedObject) throws(ArchiveJSONError) {
         try nest()
-        let slot = tables.claimSlot()
-        slots[ObjectIdentifier(object)] = slot
         out.beginObject()
-        out.key("object")
-        out.integer(Int64(slot))
-        out.key("class")
-        path.push("class")
-        try encodeChain(object.archivedClass, referenceWidth: object.classReferenceWidth)
-        path.pop()
-        if header.streamerVersion == 3 {
-            let size = object.instanceSize ?? WireInteger(0, width: .inline)
-            let width = WireDefaults.effectiveWidth(size.width, for: size.value, .counted)
-            let defaultWidth = WireDefaults.width(for: size.value, .counted)
-            if size.value != 0 || width != defaultWidth {
-                out.key("size")
-                integer(size.value, type: .int, width: width, defaultWidth: defaultWidth)
-            }
-        }
+        try encodeObjectHead(object)
         out.key("groups")
         out.beginArray()
         path.push("groups")
-        for (i, group) in object.groups.enumerated() {
+        for i in object.groups.indices {
             path.push(i)
-            try encodeGroup(group)
+            try encodeGroup(object.groups[i])
             path.pop()
         }
         path.pop()
         out.endArray()
         out.endObject()
         depth -= 1
+    }
+
+    /// A new object's `object` id, `class` chain and (streamer 3) `size`.
+    private mutating func encodeObjectHead(_ object: ArchivedObject) throws(ArchiveJSONError) {
+        let slot = tables.claimSlot()
+        slots[ObjectIdentifier(object)] = slot
+        out.key("object")
+        out.integer(Int64(slot))
+        out.key("class")
+        path.push("class")
+        try encodeChain(object.archivedClass, referenceWidth: object.classReferenceWidth)
+        path.pop()
+        guard header.streamerVersion == 3 else { return }
+        let size = object.instanceSize ?? WireInteger(0, width: .inline)
+        let width = WireDefaults.effectiveWidth(size.width, for: size.value, .counted)
+        let defaultWidth = WireDefaults.width(for: size.value, .counted)
+        if size.value != 0 || width != defaultWidth {
+            out.key("size")
+            integer(size.value, type: .int, width: width, defaultWidth: defaultWidth)
+        }
     }
 
     /// A class chain: new classes (most derived first) until a reference or the root's nil.

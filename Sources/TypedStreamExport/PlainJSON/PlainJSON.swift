@@ -36,11 +36,12 @@ public enum PlainJSON {
         public var pretty: Bool
         /// The hook that substitutes natural values for objects. Default `nil` (generic form only).
         public var naturalValue: NaturalValue?
-        /// Deepest nesting of objects, arrays and structs followed. Default 1024.
+        /// Deepest nesting of objects, arrays and structs followed. Default
+        /// ``ArchiveJSON/defaultMaximumNesting`` (256).
         public var maximumNesting: Int
 
         /// Creates options.
-        public init(pretty: Bool = true, naturalValue: NaturalValue? = nil, maximumNesting: Int = ArchiveWriter.maximumNesting) {
+        public init(pretty: Bool = true, naturalValue: NaturalValue? = nil, maximumNesting: Int = ArchiveJSON.defaultMaximumNesting) {
             self.pretty = pretty
             self.naturalValue = naturalValue
             self.maximumNesting = maximumNesting
