@@ -35,7 +35,7 @@ struct ArchiveJSONEncoder {
         out.key("formatVersion")
         out.integer(Int64(ArchiveJSON.formatVersion))
         out.key("header")
-        out.beginObject(inline: true)
+        out.beginObject(.inline)
         out.key("streamerVersion")
         out.integer(Int64(header.streamerVersion))
         out.key("byteOrder")
@@ -81,7 +81,7 @@ struct ArchiveJSONEncoder {
         if ByteText.isValidUTF8(bytes) {
             out.string(utf8: bytes)
         } else {
-            out.beginObject(inline: true)
+            out.beginObject(.inline)
             out.key("hex")
             out.hexString(bytes)
             out.endObject()
@@ -90,7 +90,7 @@ struct ArchiveJSONEncoder {
 
     /// Opens `{"text": …` or `{"hex": …` (the caller adds decision members and closes it).
     private mutating func beginBoxedBytes(_ bytes: ArraySlice<UInt8>) {
-        out.beginObject(inline: true)
+        out.beginObject(.inline)
         if ByteText.isValidUTF8(bytes) {
             out.key("text")
             out.string(utf8: bytes)
@@ -101,7 +101,7 @@ struct ArchiveJSONEncoder {
     }
 
     private mutating func decision(_ decision: SharedStringDecision) {
-        out.beginObject(inline: true)
+        out.beginObject(.inline)
         switch decision {
         case .literal(let width):
             out.key("literal")
@@ -127,7 +127,7 @@ struct ArchiveJSONEncoder {
     }
 
     private mutating func reference(_ slot: Int, _ recorded: IntegerWidth?) {
-        out.beginObject(inline: true)
+        out.beginObject(.inline)
         out.key("ref")
         out.integer(Int64(slot))
         let width = WireDefaults.effectiveReferenceWidth(recorded, slot: slot)
@@ -155,7 +155,7 @@ struct ArchiveJSONEncoder {
         }
         let boxed = raw || (width != nil && width != defaultWidth)
         if boxed {
-            out.beginObject(inline: true)
+            out.beginObject(.inline)
             out.key(raw ? "raw" : "value")
         }
         if let natural { out.unsigned(natural) } else { out.integer(value) }
@@ -174,7 +174,7 @@ struct ArchiveJSONEncoder {
             out.number(text)
             return
         }
-        out.beginObject(inline: true)
+        out.beginObject(.inline)
         if let text {
             out.key("value")
             out.number(text)
@@ -218,7 +218,7 @@ struct ArchiveJSONEncoder {
         guard group.values.count == group.types.count else {
             throw unwritable("group '\(group.typeText)' has \(group.types.count) types but \(group.values.count) values")
         }
-        out.beginObject(inline: !definesNewObject(group.values))
+        out.beginObject(definesNewObject(group.values) ? .hug : .inline)
         try encodeGroupType(group)
         out.key("values")
         out.beginArray()
@@ -287,7 +287,7 @@ struct ArchiveJSONEncoder {
         case (.array(let count, let element), .array(let values)):
             guard values.count == count else { throw unwritable("'\(type.encoding)' needs \(count) elements, the value has \(values.count)") }
             try nest()
-            out.beginArray(inline: !definesNewObject(values))
+            out.beginArray(definesNewObject(values) ? .block : .inline)
             for i in values.indices {
                 path.push(i)
                 try encodeValue(values[i], as: element)
@@ -298,7 +298,7 @@ struct ArchiveJSONEncoder {
         case (.structure(_, let fields), .structure(let values)):
             guard values.count == fields.count else { throw unwritable("'\(type.encoding)' has \(fields.count) members, the value has \(values.count)") }
             try nest()
-            out.beginArray(inline: !definesNewObject(values))
+            out.beginArray(definesNewObject(values) ? .block : .inline)
             for i in values.indices {
                 path.push(i)
                 try encodeValue(values[i], as: fields[i].type)
@@ -369,7 +369,7 @@ struct ArchiveJSONEncoder {
             if let slot = slots[ObjectIdentifier(entry)] { return reference(slot, w) }
             let slot = tables.claimSlot()
             slots[ObjectIdentifier(entry)] = slot
-            out.beginObject(inline: true)
+            out.beginObject(.inline)
             out.key("cstring")
             out.integer(Int64(slot))
             out.key("text")
@@ -387,7 +387,7 @@ struct ArchiveJSONEncoder {
     }
 
     private mutating func hexObject(_ payload: ArraySlice<UInt8>) {
-        out.beginObject(inline: true)
+        out.beginObject(.inline)
         out.key("hex")
         out.hexString(payload)
         out.endObject()
@@ -395,7 +395,7 @@ struct ArchiveJSONEncoder {
 
     private mutating func encodeObject(_ object: ArchivedObject) throws(ArchiveJSONError) {
         try nest()
-        out.beginObject()
+        out.beginObject(.hug)
         try encodeObjectHead(object)
         out.key("groups")
         out.beginArray()
@@ -433,7 +433,7 @@ struct ArchiveJSONEncoder {
 
     /// A class chain: new classes (most derived first) until a reference or the root's nil.
     private mutating func encodeChain(_ first: ArchivedClass, referenceWidth firstWidth: IntegerWidth?) throws(ArchiveJSONError) {
-        out.beginArray(inline: true)
+        out.beginArray(.inline)
         var current: ArchivedClass? = first
         var linkWidth = firstWidth
         var links = 0
@@ -448,7 +448,7 @@ struct ArchiveJSONEncoder {
             let versionWidth = WireDefaults.effectiveWidth(entry.versionWidth, for: entry.version, .counted)
             let slot = tables.claimSlot()
             slots[ObjectIdentifier(entry)] = slot
-            out.beginObject()
+            out.beginObject(.inline)
             out.key("id")
             out.integer(Int64(slot))
             out.key("name")

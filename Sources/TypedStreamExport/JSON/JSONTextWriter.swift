@@ -1,19 +1,41 @@
 /// A fast, streaming JSON text writer: values go straight into a byte buffer, with commas,
-/// indentation and string escapes handled here. Containers opened `inline` (and everything
-/// inside them) stay on one line when pretty-printing.
+/// indentation and string escapes handled here.
 ///
-/// ```swift
-/// var w = JSONTextWriter(pretty: true)
-/// w.beginObject()
-/// w.key("a"); w.integer(1)
-/// w.endObject()            // w.bytes == "{\n  \"a\": 1\n}"
+/// When pretty-printing, each container is laid out in one of three ways (see ``Layout``):
+/// one element per line, all on one line, or "hugging" — its members on the line where it opens,
+/// with only a nested multi-line container breaking the line:
+///
+/// ```json
+/// {"type": "@", "values": [
+///   {"object": 4, "class": [{"ref": 1}], "groups": [
+///     {"type": "i", "values": [35]}
+///   ]}
+/// ]}
 /// ```
 struct JSONTextWriter {
+    /// How a container is laid out when pretty-printing.
+    enum Layout {
+        /// One element per line, indented one level deeper than the line the container opens on.
+        case block
+        /// Everything on one line (and so is everything inside).
+        case inline
+        /// Elements follow each other on the opening line; a nested block container's elements
+        /// are indented one level from that line.
+        case hug
+    }
+
+    private struct Frame {
+        var layout: Layout
+        var count: Int
+        /// The indentation level of the line the container opens on.
+        var lineIndent: Int
+    }
+
     /// The text written so far (UTF-8).
     private(set) var bytes: [UInt8] = []
     /// Whether to indent and space the output.
     let pretty: Bool
-    private var frames: [(inline: Bool, count: Int)] = []
+    private var frames: [Frame] = []
     private var afterKey = false
 
     init(pretty: Bool, capacity: Int = 0) {
@@ -22,12 +44,11 @@ struct JSONTextWriter {
     }
 
     private static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
-
     private static let spaces = [UInt8](repeating: 0x20, count: 128)
 
-    private mutating func newline(depth: Int) {
+    private mutating func newline(indent: Int) {
         bytes.append(0x0A)
-        var remaining = 2 * depth
+        var remaining = 2 * indent
         while remaining > 0 {
             let n = min(remaining, Self.spaces.count)
             bytes.append(contentsOf: Self.spaces[0..<n])
@@ -44,34 +65,41 @@ struct JSONTextWriter {
         guard let top = frames.last else { return }
         if top.count > 0 { bytes.append(UInt8(ascii: ",")) }
         if pretty {
-            if top.inline {
-                if top.count > 0 { bytes.append(0x20) }
-            } else {
-                newline(depth: frames.count)
+            if top.layout == .block {
+                newline(indent: top.lineIndent + 1)
+            } else if top.count > 0 {
+                bytes.append(0x20)
             }
         }
         frames[frames.count - 1].count += 1
     }
 
-    private mutating func open(_ bracket: UInt8, inline: Bool) {
+    private mutating func open(_ bracket: UInt8, _ layout: Layout) {
         separate()
-        let inherited = frames.last?.inline ?? false
-        frames.append((inline: inline || inherited || !pretty, count: 0))
+        var effective = pretty ? layout : .inline
+        var lineIndent = 0
+        if let parent = frames.last {
+            if parent.layout == .inline { effective = .inline }
+            // Inside a block parent the container opens on an element line (one level in); inside
+            // a hugging parent it opens on (or continues) that parent's line.
+            lineIndent = parent.layout == .block ? parent.lineIndent + 1 : parent.lineIndent
+        }
+        frames.append(Frame(layout: effective, count: 0, lineIndent: lineIndent))
         bytes.append(bracket)
     }
 
     private mutating func close(_ bracket: UInt8) {
         guard let top = frames.popLast() else { return }
-        if pretty, !top.inline, top.count > 0 { newline(depth: frames.count) }
+        if top.layout == .block, top.count > 0 { newline(indent: top.lineIndent) }
         bytes.append(bracket)
     }
 
     /// Opens an object.
-    mutating func beginObject(inline: Bool = false) { open(UInt8(ascii: "{"), inline: inline) }
+    mutating func beginObject(_ layout: Layout = .block) { open(UInt8(ascii: "{"), layout) }
     /// Closes the innermost object.
     mutating func endObject() { close(UInt8(ascii: "}")) }
     /// Opens an array.
-    mutating func beginArray(inline: Bool = false) { open(UInt8(ascii: "["), inline: inline) }
+    mutating func beginArray(_ layout: Layout = .block) { open(UInt8(ascii: "["), layout) }
     /// Closes the innermost array.
     mutating func endArray() { close(UInt8(ascii: "]")) }
 
@@ -189,7 +217,7 @@ struct JSONTextWriter {
     }
 
     /// Writes a parsed or built ``JSONValue``; containers whose elements are all scalars stay on
-    /// one line.
+    /// one line, and an object whose only container is its last member hugs it.
     mutating func value(_ value: JSONValue) {
         switch value {
         case .null: null()
@@ -197,11 +225,13 @@ struct JSONTextWriter {
         case .number(let text): number(text)
         case .string(let text): string(text)
         case .array(let elements):
-            beginArray(inline: elements.allSatisfy(\.isScalar))
+            beginArray(elements.allSatisfy(\.isScalar) ? .inline : .block)
             for element in elements { self.value(element) }
             endArray()
         case .object(let members):
-            beginObject(inline: members.allSatisfy(\.value.isScalar))
+            // All scalars: one line. Only the last member a container: hug it. Else a block.
+            let layout: Layout = members.dropLast().allSatisfy(\.value.isScalar) ? (members.last?.value.isScalar ?? true ? .inline : .hug) : .block
+            beginObject(layout)
             for member in members {
                 key(member.key)
                 self.value(member.value)
