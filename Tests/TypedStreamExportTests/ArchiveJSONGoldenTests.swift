@@ -54,6 +54,21 @@ import TypedStream
         #expect(try ArchiveWriter.write(ArchiveJSON.decode(compact)) == ArchiveWriter.write(archive))
     }
 
+    @Test func unwritableArchivesAreRefusedWithAPath() throws {
+        var archive = SampleArchive.make()
+        archive.groups[2].values[1] = .byte(1)  // an 'S' holding a byte
+        do {
+            _ = try ArchiveJSON.encode(archive)
+            Issue.record("expected unwritable")
+        } catch {
+            #expect(error.code == .unwritable)
+            #expect(error.path == "groups[2].values[1]")
+        }
+        archive = SampleArchive.make()
+        archive.header.streamerVersion = 5
+        #expect(throws: ArchiveJSONError(.unwritable, "")) { try ArchiveJSON.encode(archive) }
+    }
+
     @Test func byteOrderEditedInJSONMatchesTheWriter() throws {
         let archive = SampleArchive.make()
         let json = try ArchiveJSON.encodeString(archive)

@@ -10,6 +10,9 @@ import TypedStream
         let seed = ProcessInfo.processInfo.environment["RANDOM_SEED"].flatMap(UInt64.init) ?? UInt64.random(in: 0...UInt64.max)
         print("randomGraphsRoundTripThroughJSON seed: \(seed) (replay with RANDOM_SEED=\(seed))")
         var seeds = SplitMix64(seed: seed)
+        // Every kind of recorded decision must have been exercised by the end.
+        let features = ["Wire\"", "{\"literal\"", "\"width\"", "\"form\"", "\"raw\"", "\"f32bits\"", "\"f64bits\"", "\"hex\"", "\"size\"", "\"type\":null", "\"versionWidth\"", "\"systemVersionWidth\""]
+        var seen = Set<String>()
         for iteration in 0..<300 {
             let archiveSeed = seeds.next()
             var builder = RandomArchive(seed: archiveSeed)
@@ -23,6 +26,8 @@ import TypedStream
                 continue
             }
             let json = try ArchiveJSON.encode(archive, options: .init(pretty: iteration % 2 == 0))
+            let compactText = String(decoding: try ArchiveJSON.encode(archive, options: .init(pretty: false)), as: UTF8.self)
+            for feature in features where compactText.firstRange(of: feature) != nil { seen.insert(feature) }
             let decoded: Archive
             do {
                 decoded = try ArchiveJSON.decode(json)
@@ -41,6 +46,7 @@ import TypedStream
             }
             if written != expected { break }
         }
+        #expect(seen == Set(features), "never exercised: \(Set(features).subtracting(seen).sorted())")
     }
 
     @Test func everyFloatAndDoubleBitPatternKindSurvives() throws {
@@ -73,6 +79,74 @@ import TypedStream
             default: Issue.record("value kind changed")
             }
         }
+    }
+
+    /// Makes every shared-string decision of a graph that was read from bytes non-default but
+    /// still writable: references get int32 labels, literals int16 lengths.
+    final class Perturber {
+        var visited = Set<ObjectIdentifier>()
+
+        func decision(_ d: SharedStringDecision?) -> SharedStringDecision? {
+            switch d {
+            case .reference(let index, _)?: .reference(index: index, width: .int32)
+            case .literal?: .literal(length: .int16)
+            case nil: nil
+            }
+        }
+
+        func chain(_ first: ArchivedClass?) {
+            var current = first
+            while let c = current, visited.insert(ObjectIdentifier(c)).inserted {
+                c.nameDecision = decision(c.nameDecision)
+                current = c.superclass
+            }
+        }
+
+        func groups(_ groups: [ArchivedGroup]) -> [ArchivedGroup] {
+            groups.map { group in
+                var group = group
+                group.typeStringDecision = decision(group.typeStringDecision)
+                group.values = group.values.map(value)
+                return group
+            }
+        }
+
+        func value(_ v: ArchivedValue) -> ArchivedValue {
+            switch v {
+            case .sharedString(let text, let d): return .sharedString(text, decision: decision(d))
+            case .cString(let entry?, _):
+                if visited.insert(ObjectIdentifier(entry)).inserted { entry.textDecision = decision(entry.textDecision) }
+                return v
+            case .object(let object?, _):
+                if visited.insert(ObjectIdentifier(object)).inserted {
+                    chain(object.archivedClass)
+                    object.groups = groups(object.groups)
+                }
+                return v
+            case .classObject(let entry, _): chain(entry); return v
+            case .array(let values): return .array(values.map(value))
+            case .structure(let values): return .structure(values.map(value))
+            default: return v
+            }
+        }
+    }
+
+    @Test func sharedStringReferenceDecisionsSurvive() throws {
+        let seed = UInt64.random(in: 0...UInt64.max)
+        print("sharedStringReferenceDecisionsSurvive seed: \(seed)")
+        var seeds = SplitMix64(seed: seed)
+        var archives = [SampleArchive.make()]
+        for _ in 0..<60 { var b = RandomArchive(seed: seeds.next()); archives.append(b.archive()) }
+        var references = 0
+        for (i, original) in archives.enumerated() where original.header.streamerVersion == 4 {
+            var archive = try ArchiveReader.read(ArchiveWriter.write(original))
+            archive.groups = Perturber().groups(archive.groups)
+            let expected = try ArchiveWriter.write(archive, policy: .recorded)
+            let json = try ArchiveJSON.encode(archive, options: .init(pretty: false))
+            references += String(decoding: json, as: UTF8.self).ranges(of: #"{"reference":"#).count
+            #expect(try ArchiveWriter.write(ArchiveJSON.decode(json)) == expected, "archive \(i) (seed \(seed))")
+        }
+        #expect(references > 0)
     }
 
     /// Objects nested `levels` deep.

@@ -111,7 +111,7 @@ struct RandomArchive {
         }
     }
 
-    mutating func realForm(integral: Bool) -> RealForm? {
+    mutating func realForm() -> RealForm? {
         switch int(4) {
         case 0: return .ieee
         case 1: return .integral(pick(IntegerWidth.allCases))
@@ -130,9 +130,9 @@ struct RandomArchive {
             let v = integer()
             return .integer(v, width: width(for: v, IntegerWidth.allCases))
         case .float:
-            return .float(float(), form: realForm(integral: true))
+            return .float(float(), form: realForm())
         case .double:
-            return .double(double(), form: realForm(integral: true))
+            return .double(double(), form: realForm())
         case .bytes:
             guard chance(85) else { return .unsharedString(nil, lengthWidth: nil) }
             let text = pick(Self.texts)

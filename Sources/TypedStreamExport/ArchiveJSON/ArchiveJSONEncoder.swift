@@ -29,6 +29,9 @@ struct ArchiveJSONEncoder {
     }
 
     mutating func encode(_ archive: Archive) throws(ArchiveJSONError) -> [UInt8] {
+        guard header.streamerVersion == 3 || header.streamerVersion == 4 else {
+            throw ArchiveJSONError(.unwritable, path: "header.streamerVersion", "streamer version \(header.streamerVersion) cannot be written (only 3 and 4 exist)")
+        }
         out.beginObject()
         out.key("format")
         out.string(ArchiveJSON.formatName)
