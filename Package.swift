@@ -36,7 +36,7 @@ let package = Package(
         .testTarget(name: "TypedStreamTests", dependencies: ["TypedStream"]),
         .testTarget(name: "TypedStreamFoundationTests", dependencies: ["TypedStreamFoundation"]),
         .testTarget(name: "TypedStreamCodableTests", dependencies: ["TypedStreamCodable", "TypedStreamFoundation"]),
-        .testTarget(name: "TypedStreamExportTests", dependencies: ["TypedStreamExport"]),
+        .testTarget(name: "TypedStreamExportTests", dependencies: ["TypedStreamExport"], exclude: ["Golden"]),
         .testTarget(name: "ModelDocumentTests", dependencies: ["ModelDocument"]),
         .testTarget(name: "TypedStreamToolTests", dependencies: ["TypedStreamTool"]),
     ]

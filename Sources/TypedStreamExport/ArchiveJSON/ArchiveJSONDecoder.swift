@@ -1,0 +1,246 @@
+import ObjCTypeEncoding
+import TypedStream
+
+/// Reads lossless JSON (see `docs/json-schema.md`) back into an ``Archive``, treating it as
+/// untrusted: every member is checked for shape and range, unknown members are refused, ids
+/// must be defined before they are referenced, and every value must match its group's type.
+/// Errors carry the JSON path of the offending value.
+///
+/// Missing wire decisions are filled in explicitly with NSArchiver's choice, computed with the
+/// same tables the writer keeps, so the resulting archive writes exactly what the JSON says.
+struct ArchiveJSONDecoder {
+    enum Entry {
+        case object(ArchivedObject, slot: Int)
+        case `class`(ArchivedClass, slot: Int)
+        case cString(ArchivedCString, slot: Int)
+
+        var slot: Int {
+            switch self {
+            case .object(_, let slot), .class(_, let slot), .cString(_, let slot): slot
+            }
+        }
+
+        var kindName: String {
+            switch self {
+            case .object: "an object"
+            case .class: "a class"
+            case .cString: "a C string"
+            }
+        }
+    }
+
+    let maximumNesting: Int
+    var path = JSONPath()
+    var tables = WireTables()
+    var entries: [Int: Entry] = [:]
+    var header = StreamHeader.apple
+    var depth = 0
+    var typeCache: [[UInt8]: [ObjCType]] = [:]
+
+    init(maximumNesting: Int) {
+        self.maximumNesting = maximumNesting
+    }
+
+    func fail(_ code: ArchiveJSONError.Code, _ reason: String) -> ArchiveJSONError {
+        ArchiveJSONError(code, path: path.text, reason)
+    }
+
+    // MARK: - Shape helpers
+
+    /// The members of an object, by position in `allowed`; refuses other shapes, unknown and
+    /// repeated members.
+    func members(of value: JSONValue, _ what: String, allowed: [String]) throws(ArchiveJSONError) -> [JSONValue?] {
+        guard case .object(let members) = value else {
+            throw fail(.wrongShape, "expected \(what) (an object), found \(value.kindDescription)")
+        }
+        var result = [JSONValue?](repeating: nil, count: allowed.count)
+        for member in members {
+            guard let index = allowed.firstIndex(of: member.key) else {
+                var at = path
+                at.push(member.key)
+                let list = allowed.map { "'\($0)'" }.joined(separator: ", ")
+                throw ArchiveJSONError(.unknownField, path: at.text, "unknown member '\(member.key)' in \(what) (allowed: \(list))")
+            }
+            guard result[index] == nil else {
+                var at = path
+                at.push(member.key)
+                throw ArchiveJSONError(.duplicateField, path: at.text, "member '\(member.key)' appears twice")
+            }
+            result[index] = member.value
+        }
+        return result
+    }
+
+    func require(_ value: JSONValue?, _ key: String, in what: String) throws(ArchiveJSONError) -> JSONValue {
+        guard let value else { throw fail(.missingField, "\(what) needs the member '\(key)'") }
+        return value
+    }
+
+    /// Whether `value` is an object with a member named `key`.
+    func has(_ value: JSONValue, _ key: String) -> Bool {
+        guard case .object(let members) = value else { return false }
+        return members.contains { $0.key == key }
+    }
+
+    func array(_ value: JSONValue, _ what: String) throws(ArchiveJSONError) -> [JSONValue] {
+        guard case .array(let elements) = value else {
+            throw fail(.wrongShape, "expected \(what) (an array), found \(value.kindDescription)")
+        }
+        return elements
+    }
+
+    func string(_ value: JSONValue, _ what: String) throws(ArchiveJSONError) -> String {
+        guard case .string(let text) = value else {
+            throw fail(.wrongShape, "expected \(what) (a string), found \(value.kindDescription)")
+        }
+        return text
+    }
+
+    /// An integer number (no fraction or exponent) that fits Int64.
+    func int64(_ value: JSONValue, _ what: String) throws(ArchiveJSONError) -> Int64 {
+        guard case .number(let text) = value else {
+            throw fail(.wrongShape, "expected \(what) (an integer), found \(value.kindDescription)")
+        }
+        guard let n = Int64(text) else {
+            throw fail(.badValue, "expected \(what) as an integer, found \(text)")
+        }
+        return n
+    }
+
+    /// A value of an integer type: Int64, or UInt64 for positive values past Int64.
+    func wideInteger(_ value: JSONValue, _ what: String) throws(ArchiveJSONError) -> (negative: Bool, magnitude: UInt64) {
+        guard case .number(let text) = value else {
+            throw fail(.typeMismatch, "expected \(what), found \(value.kindDescription)")
+        }
+        if text.hasPrefix("-") {
+            guard let n = Int64(text) else { throw fail(.badValue, "expected \(what), found \(text)") }
+            return (true, n.magnitude)
+        }
+        guard let n = UInt64(text) else { throw fail(.badValue, "expected \(what), found \(text)") }
+        return (false, n)
+    }
+
+    /// A width name, checked against where it is used and the value it must hold.
+    func width(_ value: JSONValue, _ context: WidthContext, holding number: Int64, _ what: String) throws(ArchiveJSONError) -> IntegerWidth {
+        let name = try string(value, "a width")
+        guard let width = IntegerWidth(name: name) else {
+            throw fail(.badValue, "unknown width '\(name)' (expected inline, int16, int32 or int64)")
+        }
+        guard context.allows(width) else { throw fail(.badValue, "\(what) is never written as \(name)") }
+        guard width.canHold(number) else { throw fail(.badValue, "\(number) does not fit the width \(name)") }
+        return width
+    }
+
+    /// Bytes written as a JSON string (its UTF-8) or as `{"hex": "…"}`.
+    func bytes(_ value: JSONValue, _ what: String) throws(ArchiveJSONError) -> [UInt8] {
+        switch value {
+        case .string(let text):
+            return Array(text.utf8)
+        case .object:
+            let fields = try members(of: value, what, allowed: ["hex"])
+            return try hex(require(fields[0], "hex", in: what))
+        default:
+            throw fail(.wrongShape, "expected \(what) (a string or {\"hex\": …}), found \(value.kindDescription)")
+        }
+    }
+
+    func hex(_ value: JSONValue) throws(ArchiveJSONError) -> [UInt8] {
+        let text = try string(value, "hex digits")
+        guard let result = ByteText.bytes(fromHex: text) else {
+            throw fail(.badValue, "'hex' needs an even number of hex digits")
+        }
+        return result
+    }
+
+    /// `{"text": …}` or `{"hex": …}` (positions 0 and 1 of the members).
+    func boxedBytes(_ fields: [JSONValue?], _ what: String) throws(ArchiveJSONError) -> [UInt8] {
+        switch (fields[0], fields[1]) {
+        case (let text?, nil):
+            guard case .string(let s) = text else {
+                throw fail(.wrongShape, "expected the text of \(what) (a string), found \(text.kindDescription)")
+            }
+            return Array(s.utf8)
+        case (nil, let digits?):
+            return try hex(digits)
+        default:
+            throw fail(.wrongShape, "\(what) needs exactly one of 'text' and 'hex'")
+        }
+    }
+
+    /// A shared-string decision: `{"literal": width}` or `{"reference": n, "width"?: width}`.
+    func decision(_ value: JSONValue, for text: ArraySlice<UInt8>) throws(ArchiveJSONError) -> SharedStringDecision {
+        let fields = try members(of: value, "a shared-string decision", allowed: ["literal", "reference", "width"])
+        let decision: SharedStringDecision
+        switch (fields[0], fields[1]) {
+        case (let literal?, nil):
+            guard fields[2] == nil else { throw fail(.unknownField, "a literal decision has no 'width' (the width is the value of 'literal')") }
+            let name = try string(literal, "a width")
+            guard let width = IntegerWidth(name: name) else { throw fail(.badValue, "unknown width '\(name)'") }
+            decision = .literal(length: width)
+        case (nil, let reference?):
+            let n = try int64(reference, "a shared-string index")
+            guard let index = Int(exactly: n), index >= 0 else { throw fail(.badValue, "shared-string index \(n) is negative") }
+            var width = WireDefaults.referenceWidth(slot: index)
+            if let w = fields[2] {
+                let name = try string(w, "a width")
+                guard let named = IntegerWidth(name: name) else { throw fail(.badValue, "unknown width '\(name)'") }
+                width = named
+            }
+            decision = .reference(index: index, width: width)
+        default:
+            throw fail(.wrongShape, "a shared-string decision needs exactly one of 'literal' and 'reference'")
+        }
+        if let problem = tables.problem(with: decision, for: text) { throw fail(.badValue, problem) }
+        return decision
+    }
+
+    /// Decides a shared string (the given decision, or NSArchiver's) and records it.
+    mutating func sharedString(_ text: ArraySlice<UInt8>, decision value: JSONValue?, key: String) throws(ArchiveJSONError) -> SharedStringDecision {
+        var decision = tables.defaultDecision(for: text)
+        if let value {
+            path.push(key)
+            decision = try self.decision(value, for: text)
+            path.pop()
+        }
+        tables.record(text, decision)
+        return decision
+    }
+
+    mutating func nest() throws(ArchiveJSONError) {
+        depth += 1
+        guard depth <= maximumNesting else {
+            throw fail(.limitExceeded, "nesting deeper than \(maximumNesting) objects, arrays and structs (raise DecodingOptions.maximumNesting)")
+        }
+    }
+
+    /// An id: a non-negative integer.
+    func id(_ value: JSONValue) throws(ArchiveJSONError) -> Int {
+        let n = try int64(value, "an id")
+        guard n >= 0, let id = Int(exactly: n) else { throw fail(.badValue, "ids are non-negative integers, found \(n)") }
+        return id
+    }
+
+    /// Defines a new id (which must not exist yet).
+    mutating func define(_ id: Int, _ entry: Entry, key: String) throws(ArchiveJSONError) {
+        guard entries[id] == nil else {
+            path.push(key)
+            defer { path.pop() }
+            throw fail(.duplicateID, "id \(id) is already defined")
+        }
+        entries[id] = entry
+    }
+
+    /// `{"ref": id, "width"?: w}`: the entry and the label width (explicit, or NSArchiver's).
+    func reference(_ value: JSONValue) throws(ArchiveJSONError) -> (Entry, IntegerWidth) {
+        let fields = try members(of: value, "a reference", allowed: ["ref", "width"])
+        let target = try id(require(fields[0], "ref", in: "a reference"))
+        guard let entry = entries[target] else {
+            throw fail(.undefinedReference, "reference to id \(target), which is not defined before this point")
+        }
+        var width = WireDefaults.referenceWidth(slot: entry.slot)
+        if let w = fields[1] {
+            width = try self.width(w, .counted, holding: Int64(entry.slot) + HeadByte.referenceBias, "a reference label")
+        }
+        return (entry, width)
+    }
+}

@@ -1,0 +1,78 @@
+/// Byte helpers shared by the JSON exporters: UTF-8 validity, hex and base64.
+enum ByteText {
+    /// Whether `bytes` are well-formed UTF-8 (no overlong forms, surrogates or values past
+    /// U+10FFFF), so that a JSON string can carry them exactly.
+    static func isValidUTF8(_ bytes: ArraySlice<UInt8>) -> Bool {
+        if bytes.allSatisfy({ $0 < 0x80 }) { return true }
+        return String(validating: bytes, as: UTF8.self) != nil
+    }
+
+    private static func nibble(_ b: UInt8) -> UInt8? {
+        switch b {
+        case 0x30...0x39: b - 0x30
+        case 0x41...0x46: b - 0x41 + 10
+        case 0x61...0x66: b - 0x61 + 10
+        default: nil
+        }
+    }
+
+    /// The bytes spelled by a string of hex digits (either case), or `nil` when the length is
+    /// odd or a character is not a hex digit.
+    static func bytes(fromHex text: String) -> [UInt8]? {
+        let utf8 = text.utf8
+        guard utf8.count % 2 == 0 else { return nil }
+        var result: [UInt8] = []
+        result.reserveCapacity(utf8.count / 2)
+        var high: UInt8? = nil
+        for c in utf8 {
+            guard let n = nibble(c) else { return nil }
+            if let h = high {
+                result.append(h << 4 | n)
+                high = nil
+            } else {
+                high = n
+            }
+        }
+        return result
+    }
+
+    /// Parses `0x` followed by exactly `digits` hex digits.
+    static func bitPattern(_ text: String, digits: Int) -> UInt64? {
+        let utf8 = Array(text.utf8)
+        guard utf8.count == digits + 2, utf8[0] == UInt8(ascii: "0"), utf8[1] == UInt8(ascii: "x") || utf8[1] == UInt8(ascii: "X") else { return nil }
+        var value: UInt64 = 0
+        for c in utf8.dropFirst(2) {
+            guard let n = nibble(c) else { return nil }
+            value = value << 4 | UInt64(n)
+        }
+        return value
+    }
+
+    /// `0x` and `digits` lowercase hex digits of `value`.
+    static func bitPatternText(_ value: UInt64, digits: Int) -> String {
+        let hex = String(value, radix: 16)
+        return "0x" + String(repeating: "0", count: max(0, digits - hex.count)) + hex
+    }
+
+    private static let base64Alphabet: [UInt8] = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
+
+    /// Standard base64 (RFC 4648, with padding).
+    static func base64(_ bytes: ArraySlice<UInt8>) -> String {
+        var out: [UInt8] = []
+        out.reserveCapacity((bytes.count + 2) / 3 * 4)
+        var i = bytes.startIndex
+        while i < bytes.endIndex {
+            let remaining = bytes.endIndex - i
+            let b0 = UInt32(bytes[i])
+            let b1 = remaining > 1 ? UInt32(bytes[i + 1]) : 0
+            let b2 = remaining > 2 ? UInt32(bytes[i + 2]) : 0
+            let triple = b0 << 16 | b1 << 8 | b2
+            out.append(base64Alphabet[Int(triple >> 18 & 0x3F)])
+            out.append(base64Alphabet[Int(triple >> 12 & 0x3F)])
+            out.append(remaining > 1 ? base64Alphabet[Int(triple >> 6 & 0x3F)] : UInt8(ascii: "="))
+            out.append(remaining > 2 ? base64Alphabet[Int(triple & 0x3F)] : UInt8(ascii: "="))
+            i += min(3, remaining)
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+}
