@@ -38,6 +38,7 @@ public enum TypedStreamCommand {
             TokensCommand.self,
             DecodeCommand.self,
             InspectCommand.self,
+            EncodeCommand.self,
             ConvertCommand.self,
             ModelCommand.self,
             VerifyCommand.self,

@@ -14,17 +14,33 @@ struct DecodeCommand: Subcommand {
             """,
         arguments: [.init("FILE", help: "The archive to decode; '-' reads standard input.")],
         options: [],
-        flags: [.init("stats", help: "Print how many objects decode to typed classes (per class) instead of the tree.")])
+        flags: [
+            .init("stats", help: "Print how many objects decode to typed classes (per class) instead of the tree."),
+            .init("json", help: "Print lossless JSON: values and wire decisions; 'typedstream encode' writes the original bytes back."),
+            .init("plain", help: "Print plain JSON for scripts: natural values (strings, numbers, arrays, objects), no wire detail."),
+        ])
 
     /// The file to decode.
     let file: ParsedArguments.Value<String>
     /// Print statistics instead of the tree.
     let stats: Bool
+    /// Print lossless JSON.
+    let json: Bool
+    /// Print plain JSON.
+    let plain: Bool
 
     init(_ arguments: ParsedArguments) throws(UsageError) {
         guard let file = arguments.value("FILE") else { throw UsageError("missing argument <FILE>", position: .end) }
         self.file = file
         stats = arguments.flag("stats")
+        json = arguments.flag("json")
+        plain = arguments.flag("plain")
+    }
+
+    func validate() throws(UsageError) {
+        if [stats, json, plain].filter({ $0 }).count > 1 {
+            throw UsageError("choose one of '--stats', '--json' and '--plain'", position: .end)
+        }
     }
 
     func run(_ context: CommandContext) throws -> ExitCode {
@@ -35,6 +51,16 @@ struct DecodeCommand: Subcommand {
             return .failure
         }
         if stats { return printStatistics(archive, context) }
+        if json || plain {
+            do {
+                let text = json ? try ArchiveJSON.encode(archive) : try FoundationPlainJSON.encode(archive)
+                context.output.write(text.last == 0x0A ? text : text + [0x0A])
+            } catch {
+                context.printError("error: \(CommandContext.displayName(file.value)): \(error)")
+                return .failure
+            }
+            return .success
+        }
         for line in ArchiveTree.render(archive) { context.print(line) }
         return .success
     }

@@ -1,4 +1,5 @@
 import TypedStream
+import TypedStreamExport
 
 /// The formats `convert` writes, and how each is made from a typedstream's bytes.
 enum ConversionFormat: String, CaseIterable, Sendable {
@@ -40,7 +41,9 @@ enum Converter {
         switch format {
         case .typedstream:
             return try ArchiveWriter.write(archive, policy: .recorded, byteOrder: options.byteOrder, capacity: bytes.count)
-        case .json, .keyed, .keyedXML:
+        case .json:
+            return try ArchiveJSON.encode(archive)
+        case .keyed, .keyedXML:
             throw ConversionUnavailable(format: format)
         }
     }

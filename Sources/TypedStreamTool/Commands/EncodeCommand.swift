@@ -1,0 +1,48 @@
+import TypedStream
+import TypedStreamExport
+
+/// `typedstream encode FILE.json`: writes the typedstream that a lossless JSON describes — the
+/// original archive byte for byte when the JSON came from `decode --json`.
+struct EncodeCommand: Subcommand {
+    static let configuration = CommandConfiguration(
+        name: "encode",
+        abstract: "Write the typedstream described by lossless JSON (from 'decode --json').",
+        discussion: """
+            The JSON holds values and wire decisions (never a copy of the input's bytes); the \
+            archive is written from them. JSON from 'decode --json' gives back the original \
+            archive byte for byte; edited JSON is checked first, and every error names its JSON \
+            path. The schema is described in docs/json-schema.md.
+            """,
+        arguments: [.init("FILE", help: "The JSON file; '-' reads standard input.")],
+        options: [.init("output", short: "o", valueName: "file", help: "Write the archive here (atomically) instead of standard output.")])
+
+    let file: ParsedArguments.Value<String>
+    let output: ParsedArguments.Value<String>?
+
+    init(_ arguments: ParsedArguments) throws(UsageError) {
+        guard let file = arguments.value("FILE") else { throw UsageError("missing argument <FILE>", position: .end) }
+        self.file = file
+        output = arguments.option("output")
+    }
+
+    func run(_ context: CommandContext) throws -> ExitCode {
+        let json = try context.readFile(file.value)
+        let bytes: [UInt8]
+        do {
+            bytes = try ArchiveWriter.write(try ArchiveJSON.decode(json))
+        } catch let error as ArchiveJSONError {
+            context.printError("error: \(CommandContext.displayName(file.value)): \(error)")
+            return .failure
+        } catch let error as WireError {
+            context.printError("error: \(CommandContext.displayName(file.value)): the JSON describes an archive that cannot be written: \(error.reason)")
+            return .failure
+        }
+        if let output, output.value != "-" {
+            if output.value == file.value { throw CommandFailure("refusing to overwrite the input '\(file.value)'") }
+            try AtomicFile.write(bytes, to: output.value)
+        } else {
+            context.output.write(bytes)
+        }
+        return .success
+    }
+}
