@@ -1,5 +1,5 @@
 import Testing
-@testable import ObjCTypeEncoding
+import ObjCTypeEncoding
 
 @Suite("Group splitting")
 struct GroupTests {

@@ -1,5 +1,5 @@
 import Testing
-@testable import ObjCTypeEncoding
+import ObjCTypeEncoding
 
 /// Expected values were checked against clang (`sizeof`/`_Alignof` for i386-linux-gnu,
 /// i386-apple-darwin and x86_64-linux-gnu) with `int`/`unsigned` bitfields (`long long` for

@@ -1,5 +1,5 @@
 import Testing
-@testable import ObjCTypeEncoding
+import ObjCTypeEncoding
 
 /// Shorthand for building expected trees in table rows.
 extension ObjCType {

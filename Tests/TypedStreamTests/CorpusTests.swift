@@ -1,5 +1,5 @@
 import Testing
-@testable import TypedStream
+import TypedStream
 
 @Suite("Corpus conformance")
 struct CorpusTests {

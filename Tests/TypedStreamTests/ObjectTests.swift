@@ -1,5 +1,5 @@
 import Testing
-@testable import TypedStream
+import TypedStream
 
 /// A class link token for a new class.
 func newClass(_ slot: Int, _ name: SharedString, version: Int64 = 0) -> TokenKind {

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import TypedStream
+import TypedStream
 
 /// Every truncated prefix of a real archive must fail with a ``WireError`` (or, cut between
 /// two top-level groups, read cleanly) — never trap.

@@ -1,5 +1,5 @@
 import Testing
-@testable import TypedStream
+import TypedStream
 
 /// One group: its type string, the value bytes in each byte order, and the value tokens.
 struct ValueRow: Sendable, CustomTestStringConvertible {

@@ -1,5 +1,5 @@
 import Testing
-@testable import TypedStream
+import TypedStream
 
 /// Malformed input with the error code and byte offset it must give.
 struct WireErrorRow: Sendable, CustomTestStringConvertible {

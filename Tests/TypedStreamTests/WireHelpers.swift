@@ -1,5 +1,5 @@
 import Testing
-@testable import TypedStream
+import TypedStream
 
 // Small builders for hand-assembled archives and the tokens they must give.
 
