@@ -77,7 +77,30 @@ public struct ObjCTypeParser {
         return digits == 0 ? nil : value
     }
 
-    private mutating func parseType(depth: Int) throws(ObjCTypeError) -> ObjCType {
+    /// Reads the `"Name"` after an `@` (the parser stands on the opening quote), or returns
+    /// `nil` and leaves the position alone when the quotes belong to the next member's name.
+    ///
+    /// Inside a struct or union whose members carry quoted names (`memberCloser` is its closing
+    /// bracket), `{?="a"@"b"i}` is ambiguous: clang writes `@"Class"` hints *and* member names
+    /// there. The quoted text is a class hint only when what follows it cannot be a member's
+    /// type — another quoted name, the closing bracket, or the end of the string. Elsewhere
+    /// `@"…"` is always a hint. Throws ``ObjCTypeError`` when the quote is never closed.
+    private mutating func classNameHint(memberCloser: UInt8?) throws(ObjCTypeError) -> String? {
+        let open = position
+        guard let close = bytes[(open + 1)...].firstIndex(of: UInt8(ascii: "\"")) else {
+            throw ObjCTypeError(.unexpectedEnd, at: bytes.count, "quoted name opened at \(open) is not closed")
+        }
+        if let memberCloser, close + 1 < bytes.count {
+            let after = bytes[close + 1]
+            guard after == UInt8(ascii: "\"") || after == memberCloser else { return nil }
+        }
+        position = close + 1
+        return String(decoding: bytes[(open + 1)..<close], as: UTF8.self)
+    }
+
+    /// Parses one type. `memberCloser` is the closing bracket of the enclosing struct or union
+    /// when this type follows a quoted member name (see ``classNameHint(memberCloser:)``).
+    private mutating func parseType(depth: Int, memberCloser: UInt8? = nil) throws(ObjCTypeError) -> ObjCType {
         guard depth < limits.maximumDepth else {
             throw ObjCTypeError(.tooDeep, at: position, "type nested deeper than \(limits.maximumDepth) levels")
         }
@@ -89,31 +112,21 @@ public struct ObjCTypeParser {
                 letters.append(q)
                 position += 1
             }
-            return .qualified(ObjCTypeQualifiers(letters: letters), try parseType(depth: depth + 1))
+            return .qualified(ObjCTypeQualifiers(letters: letters), try parseType(depth: depth + 1, memberCloser: memberCloser))
         }
         switch b {
         case UInt8(ascii: "@"):
-            if peek() == UInt8(ascii: "\"") {
-                // `@"Name"`; but `@"` may also start the next quoted member name of a struct,
-                // which is followed by a type and never closes with `"` then `}`/`"`-free text.
-                let save = position
-                position += 1
-                var name: [UInt8] = []
-                while let c = peek(), c != UInt8(ascii: "\"") {
-                    name.append(c)
-                    position += 1
-                }
-                if peek() == UInt8(ascii: "\"") {
-                    position += 1
-                    return .object(className: String(decoding: name, as: UTF8.self))
-                }
-                position = save
+            if peek() == UInt8(ascii: "\""), let hint = try classNameHint(memberCloser: memberCloser) {
+                return .object(className: hint)
             }
             return .object(className: nil)
         case UInt8(ascii: "^"):
             return .pointer(try parseType(depth: depth + 1))
         case UInt8(ascii: "b"):
             guard let width = parseNumber() else {
+                if position >= bytes.count {
+                    throw ObjCTypeError(.unexpectedEnd, at: position, "expected a bitfield width after 'b', found end of string")
+                }
                 throw ObjCTypeError(.badCount, at: position, "expected a bitfield width after 'b', found \(describe(position))")
             }
             guard width <= 64 else {
@@ -180,10 +193,12 @@ public struct ObjCTypeParser {
             throw ObjCTypeError(.unexpectedEnd, at: bytes.count, "\(what) opened at \(opener) is not closed, found end of string")
         }
         if name == nil, scan < bytes.count, bytes[scan] == close, position < scan {
-            // No `=`: either members (`{ff}`) or, when they do not parse, a bare name (`{CGContext}`).
+            // No `=`: either members (`{ff}`, NeXT) or a bare name as clang writes it behind a
+            // pointer (`^^{CGContext}`, `^{?}`): a name when the text is `?` or does not parse.
             let save = position
             var probe = self
-            if (try? probe.parseMembers(close: close, opener: opener, depth: depth)) == nil {
+            let isAnonymousName = scan == position + 1 && bytes[position] == UInt8(ascii: "?")
+            if isAnonymousName || (try? probe.parseMembers(close: close, opener: opener, depth: depth)) == nil {
                 name = String(decoding: bytes[save..<scan], as: UTF8.self)
                 position = scan + 1
                 return (name, [])
@@ -212,7 +227,8 @@ public struct ObjCTypeParser {
                 fieldName = String(decoding: bytes[nameStart..<end], as: UTF8.self)
                 position = end + 1
             }
-            fields.append(ObjCField(name: fieldName, type: try parseType(depth: depth + 1)))
+            let type = try parseType(depth: depth + 1, memberCloser: fieldName == nil ? nil : close)
+            fields.append(ObjCField(name: fieldName, type: type))
         }
     }
 }

@@ -170,6 +170,9 @@ public struct TokenReader {
 
     private mutating func readHeader() throws(WireError) -> Token {
         if bytes.isEmpty { throw WireError(.empty, at: 0, "the input is empty") }
+        guard bytes.count <= limits.maximumInputSize else {
+            throw WireError(.limitExceeded, at: 0, "the input has \(bytes.count) bytes, more than the limit of \(limits.maximumInputSize)")
+        }
         if bytes.starts(with: "bplist00".utf8) {
             throw WireError(.foreignKeyedArchive, at: 0, "this is a binary property list (bplist00), such as an NSKeyedArchiver archive, not a typedstream")
         }
@@ -334,15 +337,22 @@ public struct TokenReader {
         while programRanges.count <= index { programRanges.append(nil) }
         var limitsForTypes = ObjCTypeParser.Limits()
         limitsForTypes.maximumDepth = limits.maximumTypeNesting
+        let types: [ObjCType]
         do {
-            let types = try ObjCType.parseGroup(bytes: sharedStrings[index], limits: limitsForTypes)
-            parsedTypes[index] = types
-            let range = program.compile(types)
-            programRanges[index] = range
-            return range
+            types = try ObjCType.parseGroup(bytes: sharedStrings[index], limits: limitsForTypes)
         } catch {
             throw WireError(.badTypeString, at: start, "type string '\(String(decoding: sharedStrings[index], as: UTF8.self))' does not parse: \(error.description)")
         }
+        // Refuse the whole group up front, as NeXT does, rather than at the offending value.
+        for type in types {
+            if let part = type.unarchivablePart {
+                throw WireError(.badTypeString, at: start, "type string '\(String(decoding: sharedStrings[index], as: UTF8.self))' holds '\(part.encoding)', which cannot be archived in a typedstream")
+            }
+        }
+        parsedTypes[index] = types
+        let range = program.compile(types)
+        programRanges[index] = range
+        return range
     }
 
     private mutating func readGroupStart() throws(WireError) -> Token {
@@ -383,11 +393,19 @@ public struct TokenReader {
         if head == HeadByte.new {
             guard offset + 1 < bytes.count else { return nil }
             let next = bytes[offset + 1]
+            // `0x84 0x84` is a new object with a new class; a negative inline byte can only be a
+            // class reference (lengths are never negative). Otherwise (`0x00…0x7F`, `0x81`,
+            // `0x82`) the bytes are either a type-string length or a class reference: a type
+            // string when the text they announce parses as types.
             var isObject = next == HeadByte.new || (HeadByte.isInline(next) && Int8(bitPattern: next) < 0)
-            if !isObject, HeadByte.isInline(next) {
-                let length = Int(next)
-                let textStart = offset + 2
-                if textStart + length > bytes.count || (try? ObjCType.parseGroup(bytes: bytes[textStart..<textStart + length])) == nil {
+            if !isObject, HeadByte.isInline(next) || next == HeadByte.int16 || next == HeadByte.int32 {
+                var probe = self
+                probe.offset += 2
+                if let length = try? probe.readInteger(head: next, at: offset + 1, what: "a length", allowInt64: false),
+                   length.value >= 0, length.value <= Int64(bytes.count - probe.offset),
+                   (try? ObjCType.parseGroup(bytes: bytes[probe.offset..<probe.offset + Int(length.value)])) != nil {
+                    isObject = false
+                } else {
                     isObject = true
                 }
             }

@@ -27,8 +27,23 @@ public struct TokenWriter {
 
     /// Writes one token. Throws ``WireError`` (code `invalidToken`) when the token cannot be
     /// written as recorded: a value that does not fit its width, a non-integral value marked
-    /// integral, a literal whose slot number disagrees with the stream so far.
+    /// integral, a literal whose slot number disagrees with the stream so far. A refused token
+    /// leaves the writer as it was; the error's offset is where the token would have started.
     public mutating func write(_ kind: TokenKind) throws(WireError) {
+        let saved = (count: bytes.count, strings: sharedStringCount, slots: objectSlotCount, order: byteOrder, version: streamerVersion)
+        do {
+            try encode(kind)
+        } catch {
+            bytes.removeSubrange(saved.count...)
+            sharedStringCount = saved.strings
+            objectSlotCount = saved.slots
+            byteOrder = saved.order
+            streamerVersion = saved.version
+            throw WireError(error.code, at: saved.count, error.reason)
+        }
+    }
+
+    private mutating func encode(_ kind: TokenKind) throws(WireError) {
         switch kind {
         case .header(let header):
             guard bytes.isEmpty else { throw invalid("a header must come first") }
@@ -112,10 +127,12 @@ public struct TokenWriter {
             case .reference(let index, let width):
                 try writeObjectReference(index, width: width)
             case .new(let index, let name, let version):
+                // The class takes its slot after its name and version; no other slot can be
+                // taken in between, so claiming first checks the same thing.
+                try claimObjectSlot(index)
                 bytes.append(HeadByte.new)
                 try writeSharedString(name)
                 try writeInteger(version)
-                try claimObjectSlot(index)
             }
         case .instanceSize(let value):
             guard streamerVersion == 3 else { throw invalid("an instance size exists only in streamer version 3") }

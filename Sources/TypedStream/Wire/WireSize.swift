@@ -23,3 +23,24 @@ extension ObjCType {
         }
     }
 }
+
+extension ObjCType {
+    /// The first part of this type that a typedstream cannot carry — a pointer `^`, bitfield
+    /// `b`, `v` or `?` (NeXT's `typeDescriptorError`), or a union with no computable size —
+    /// or `nil` when every part can be archived. A union's members are not looked into: it is
+    /// archived as `sizeof(union)` raw bytes.
+    var unarchivablePart: ObjCType? {
+        switch self {
+        case .pointer, .bitfield, .void, .unknown: return self
+        case .qualified(_, let inner): return inner.unarchivablePart
+        case .array(_, let element): return element.unarchivablePart
+        case .structure(_, let fields):
+            for field in fields {
+                if let part = field.type.unarchivablePart { return part }
+            }
+            return nil
+        case .union: return layout(.ilp32) == nil ? self : nil
+        default: return nil
+        }
+    }
+}

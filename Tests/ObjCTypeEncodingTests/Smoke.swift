@@ -1,4 +1,0 @@
-import Testing
-@testable import ObjCTypeEncoding
-
-@Test func moduleLoads() { #expect(Bool(true)) }

@@ -1,4 +1,0 @@
-import Testing
-@testable import TypedStream
-
-@Test func moduleLoads() { #expect(Bool(true)) }
