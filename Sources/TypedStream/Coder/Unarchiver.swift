@@ -81,9 +81,13 @@ public final class Unarchiver {
 
     /// The version of `className` as archived: from the current object's chain, else from any
     /// class seen so far (`versionForClassName:`). `nil` if the archive has no such class.
+    /// A class substituted with ``classSubstitutions`` answers to its new name too.
     public func version(ofClass className: String) -> Int64? {
-        if let link = currentClassChain.first(where: { $0.name == className }) { return link.version }
-        return versions[className]
+        if let link = currentClassChain.first(where: { $0.name == className || classSubstitutions[$0.name] == className }) {
+            return link.version
+        }
+        if let version = versions[className] { return version }
+        return classSubstitutions.first { $0.value == className }.flatMap { versions[$0.key] }
     }
 
     // MARK: - Groups
