@@ -14,11 +14,13 @@ public enum ArchiveReader {
         case cString(ArchivedCString)
     }
 
+    /// What the builder is filling. Groups and value lists live in their own stacks
+    /// (``Builder/openGroups``, ``Builder/openLists``) so they grow in place, without copies.
     private enum Container {
         case root
-        case group(ArchivedGroup)
-        case array([ArchivedValue])
-        case structure([ArchivedValue])
+        case group
+        case array
+        case structure
         /// A new object whose class chain is being read; `last` is the last class link read.
         case objectChain(ArchivedObject, last: ArchivedClass?)
         case objectContents(ArchivedObject)
@@ -34,7 +36,9 @@ public enum ArchiveReader {
         }
         var builder = Builder()
         while let token = try reader.next() {
-            try builder.add(token, reader: reader)
+            var types: [ObjCType]? = nil
+            if case .typeString(let text) = token.kind { types = reader.types(ofSharedString: text.index) }
+            try builder.add(token, types: types)
         }
         return Archive(header: header, groups: try builder.finish(at: bytes.count))
     }
@@ -43,6 +47,8 @@ public enum ArchiveReader {
         var slots: [Slot] = []
         var stack: [Container] = [.root]
         var topGroups: [ArchivedGroup] = []
+        var openGroups: [ArchivedGroup] = []
+        var openLists: [[ArchivedValue]] = []
 
         func fail(_ token: Token, _ reason: String) -> WireError {
             WireError(.invalidToken, at: token.start, reason)
@@ -58,7 +64,7 @@ public enum ArchiveReader {
 
         /// Closes the open group (if the top of the stack is one) into its parent.
         mutating func closeGroupIfOpen() throws(WireError) {
-            guard case .group(let group)? = stack.last else { return }
+            guard case .group? = stack.last, let group = openGroups.popLast() else { return }
             stack.removeLast()
             switch stack.last {
             case .root?: topGroups.append(group)
@@ -69,18 +75,10 @@ public enum ArchiveReader {
 
         mutating func append(_ value: ArchivedValue, _ token: Token) throws(WireError) {
             switch stack.last {
-            case .group(var group)?:
-                stack[stack.count - 1] = .root  // release the old copy before mutating
-                group.values.append(value)
-                stack[stack.count - 1] = .group(group)
-            case .array(var values)?:
-                stack[stack.count - 1] = .root
-                values.append(value)
-                stack[stack.count - 1] = .array(values)
-            case .structure(var values)?:
-                stack[stack.count - 1] = .root
-                values.append(value)
-                stack[stack.count - 1] = .structure(values)
+            case .group?:
+                openGroups[openGroups.count - 1].values.append(value)
+            case .array?, .structure?:
+                openLists[openLists.count - 1].append(value)
             default:
                 throw fail(token, "a value outside any group")
             }
@@ -98,6 +96,9 @@ public enum ArchiveReader {
             slots.append(slot)
         }
 
+        /// The types of a streamer-3 group without a type string: one object.
+        static let untypedGroupTypes: [ObjCType] = [.object(className: nil)]
+
         static func decision(_ text: SharedString) -> SharedStringDecision {
             switch text.form {
             case .literal(_, let length): .literal(length: length)
@@ -105,17 +106,21 @@ public enum ArchiveReader {
             }
         }
 
-        mutating func add(_ token: Token, reader: TokenReader) throws(WireError) {
+        mutating func add(_ token: Token, types: [ObjCType]?) throws(WireError) {
             switch token.kind {
             case .header:
                 throw fail(token, "a second header")
             case .typeString(let text):
                 try closeGroupIfOpen()
-                guard let types = reader.types(ofSharedString: text.index) else { throw fail(token, "type string not parsed") }
-                stack.append(.group(ArchivedGroup(typeString: text.bytes, types: types, values: [], typeStringDecision: Self.decision(text), offset: token.start)))
+                guard let types else { throw fail(token, "type string not parsed") }
+                var values: [ArchivedValue] = []
+                values.reserveCapacity(types.count)
+                openGroups.append(ArchivedGroup(typeString: text.bytes, types: types, values: values, typeStringDecision: Self.decision(text), offset: token.start))
+                stack.append(.group)
             case .untypedGroup:
                 try closeGroupIfOpen()
-                stack.append(.group(ArchivedGroup(typeString: nil, types: [.object(className: nil)], values: [], offset: token.start)))
+                openGroups.append(ArchivedGroup(typeString: nil, types: Self.untypedGroupTypes, values: [], offset: token.start))
+                stack.append(.group)
             case .integer(let value):
                 try append(.integer(value.value, width: value.width), token)
             case .float(let value, let form):
@@ -159,7 +164,7 @@ public enum ArchiveReader {
                     }
                 case .new(let index):
                     // The class is filled in when its chain has been read.
-                    let object = ArchivedObject(archivedClass: ArchivedClass(name: [], version: 0))
+                    let object = ArchivedObject(archivedClass: ArchivedClass.placeholder)
                     object.sourceIndex = index
                     object.sourceOffset = token.start
                     try newSlot(.object(object), index: index, token)
@@ -176,16 +181,20 @@ public enum ArchiveReader {
                 guard case .objectContents(let object)? = stack.last else { throw fail(token, "end of object outside an object") }
                 object.endOffset = token.start
                 stack.removeLast()
-            case .arrayStart:
-                stack.append(.array([]))
+            case .arrayStart(let count):
+                var values: [ArchivedValue] = []
+                values.reserveCapacity(count)
+                openLists.append(values)
+                stack.append(.array)
             case .structStart:
-                stack.append(.structure([]))
+                openLists.append([])
+                stack.append(.structure)
             case .arrayEnd:
-                guard case .array(let values)? = stack.last else { throw fail(token, "array end without a start") }
+                guard case .array? = stack.last, let values = openLists.popLast() else { throw fail(token, "array end without a start") }
                 stack.removeLast()
                 try append(.array(values), token)
             case .structEnd:
-                guard case .structure(let values)? = stack.last else { throw fail(token, "struct end without a start") }
+                guard case .structure? = stack.last, let values = openLists.popLast() else { throw fail(token, "struct end without a start") }
                 stack.removeLast()
                 try append(.structure(values), token)
             case .ignored:

@@ -99,6 +99,9 @@ public final class ArchivedClass: @unchecked Sendable {
     /// The name as text.
     public var nameText: String { String(decoding: name, as: UTF8.self) }
 
+    /// Stands in for an object's class while its chain is being read.
+    static let placeholder = ArchivedClass(name: [], version: 0)
+
     /// This class and its superclasses, most derived first. Stops at a repeated class.
     public var chain: [ArchivedClass] {
         var result: [ArchivedClass] = []
