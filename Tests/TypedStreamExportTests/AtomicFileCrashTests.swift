@@ -13,7 +13,7 @@ struct AtomicFileCrashTests {
     @Test func killedWritersNeverLeaveAPartialFile() throws {
         let seed = ProcessInfo.processInfo.environment["ATOMIC_KILL_SEED"].flatMap(UInt64.init) ?? UInt64.random(in: 1...UInt64.max)
         print("AtomicFileCrashTests seed: \(seed) (replay with ATOMIC_KILL_SEED=\(seed))")
-        var generator = SplitMix(seed: seed)
+        var generator = SplitMix64(seed: seed)
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("atomic-kill-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: folder) }
@@ -44,18 +44,5 @@ struct AtomicFileCrashTests {
         print("AtomicFileCrashTests: \(kills) kills, \(names.count - 1) killed mid-write (temporary files left behind)")
         #expect(names.contains("archive.typedstream"))
         #expect(names.allSatisfy { $0 == "archive.typedstream" || $0.hasPrefix(".archive.typedstream.tmp-") })
-    }
-}
-
-/// A small seeded generator (SplitMix64).
-struct SplitMix {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }
