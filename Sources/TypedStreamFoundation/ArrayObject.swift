@@ -34,18 +34,11 @@ public final class ArrayObject: ArchivableObject {
     public func decodeContents(with decoder: Unarchiver) throws {
         archiveClassChain = decoder.currentClassChain
         try decoder.requireVersion(of: "NSArray", in: 0...0)
-        let offset = decoder.currentObject?.sourceOffset
-        let count: Int32 = try decoder.decode()
-        guard count >= 0 else { throw CoderError(.badContents, at: offset, "NSArray count \(count) is negative") }
-        elements = []
-        for _ in 0..<count {
-            elements.append(try decoder.decodeObject())
-        }
+        elements = try decoder.decodeCountedObjects(countType: Int32.self, className: "NSArray")
     }
 
     /// Writes the count and the elements.
     public func encodeContents(with encoder: Archiver) throws {
-        try encoder.encode(Int32(elements.count))
-        for element in elements { try encoder.encodeObject(element) }
+        try encoder.encodeCountedObjects(elements, countType: Int32.self, className: "NSArray")
     }
 }

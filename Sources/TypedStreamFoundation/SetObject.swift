@@ -36,21 +36,11 @@ public final class SetObject: ArchivableObject {
     public func decodeContents(with decoder: Unarchiver) throws {
         archiveClassChain = decoder.currentClassChain
         try decoder.requireChainVersions(["NSMutableSet": 0...0, "NSSet": 0...0])
-        let count: UInt32 = try decoder.decode()
-        try decoder.requireGroups(Int(count), for: "NSSet count \(count)")
-        elements = []
-        elements.reserveCapacity(Int(count))
-        for _ in 0..<count {
-            elements.append(try decoder.decodeObject())
-        }
+        elements = try decoder.decodeCountedObjects(countType: UInt32.self, className: "NSSet")
     }
 
     /// Writes the count and the elements.
     public func encodeContents(with encoder: Archiver) throws {
-        guard let count = UInt32(exactly: elements.count) else {
-            throw CoderError(.invalidValue, "an NSSet of \(elements.count) elements is too large for an archive")
-        }
-        try encoder.encode(count)
-        for element in elements { try encoder.encodeObject(element) }
+        try encoder.encodeCountedObjects(elements, countType: UInt32.self, className: "NSSet")
     }
 }
