@@ -68,6 +68,15 @@ struct KeyedExportFoundationTests {
         #expect(KeyedTestSupport.mismatch(object, value) == nil, "\(name)")
     }
 
+    @Test func theComparisonNoticesDifferences() throws {
+        let object = try KeyedTestSupport.unarchive(KeyedArchiveExporter.binary(typedstream: typedstream(.array([.string("a"), .number(.int(1))]))))
+        #expect(KeyedTestSupport.mismatch(object, .array([.string("a"), .number(.int(1))])) == nil)
+        #expect(KeyedTestSupport.mismatch(object, .array([.string("a"), .number(.int(2))])) != nil)
+        #expect(KeyedTestSupport.mismatch(object, .array([.string("b"), .number(.int(1))])) != nil)
+        #expect(KeyedTestSupport.mismatch(object, .array([.string("a")])) != nil)
+        #expect(KeyedTestSupport.mismatch(object, .set([.string("a"), .number(.int(1))])) != nil)
+    }
+
     @Test func mutableClassesOpenWithTheirValues() throws {
         let root = ArrayObject([StringObject("mutable", mutable: true), DataObject([1, 2], mutable: true),
                                 DictionaryObject(stringKeys: [("k", SetObject(strings: ["s"], mutable: true))], mutable: true),

@@ -27,7 +27,18 @@ final class TestModel: ArchivableObject {
         self.para = para
     }
 
-    func decodeContents(with decoder: Unarchiver) throws {}
+    func decodeContents(with decoder: Unarchiver) throws {
+        name = try decoder.decodeObject(of: StringObject.self)
+        type = try decoder.decodeObject(of: StringObject.self)
+        guard case .structure(let m) = try decoder.decodeValue(ofObjCType: "{?=ffff}"), m.count == 4,
+              case .float(let x, _) = m[0], case .float(let y, _) = m[1], case .float(let w, _) = m[2], case .float(let h, _) = m[3]
+        else { throw CoderError(.badContents, "rect") }
+        rect = (x, y, w, h)
+        flag = try decoder.decode()
+        kind = try decoder.decode()
+        if decoder.hasMoreGroups { para = try decoder.decode() }
+        if decoder.hasMoreGroups { reserved = try decoder.decode() }
+    }
 
     func encodeContents(with encoder: Archiver) throws {
         try encoder.encodeObject(name)
@@ -109,6 +120,19 @@ struct KeyedExportModelTests {
         #expect(reader?.rect == "{{1, 2}, {3, 4.5}}")
         #expect(reader.map { NSRectFromString($0.rect ?? "") } == NSRect(x: 1, y: 2, width: 3, height: 4.5))
         #expect(reader?.flag == 9 && reader?.kind == 1 && reader?.para == -1)
+    }
+
+    @Test func aTypedModelCodecStillGetsTheModelKeys() throws {
+        // When a registry decodes Model typed (ModelDocument's codec), the exporter re-encodes it
+        // and recognises the generic copy.
+        var registry = ClassRegistry.foundation
+        registry.register(TestModel.self, forClassName: "Model")
+        let model = TestModel(name: StringObject("Noon"), type: nil, rect: (0, 0, 8, 8), flag: 2, kind: 3, para: 4)
+        let archive = try KeyedArchiveExporter.export(typedstream: Archiver.archivedBytes(withRootObject: model), registry: registry)
+        let root = KeyedTestSupport.root(archive)
+        #expect(KeyedTestSupport.resolve(root?["name"], in: archive) == .string("Noon"))
+        #expect(KeyedTestSupport.resolve(root?["rect"], in: archive) == .string("{{0, 0}, {8, 8}}"))
+        #expect(root?["para"] == .integer(4))
     }
 
     @Test func otherShapesAndUnknownClassesKeepTheirGroups() throws {

@@ -21,8 +21,8 @@ public protocol KeyedArchiveRepresentable: AnyObject {
     /// The plain value written instead of an object dictionary, or `nil` for a dictionary.
     /// A plain value cannot refer to other objects.
     func keyedPlainValue(options: KeyedArchiveExporter.Options) -> PlistValue?
-    /// Writes the object's keys through `encoder` (nested objects with
-    /// ``KeyedArchiveEncoder/encode(_:forKey:)-(AnyObject?,_)``). Throws what the encoder throws.
+    /// Writes the object's keys through `encoder` (nested objects with its `encode(_:forKey:)`
+    /// for objects, which writes their UIDs). Throws what the encoder throws.
     func encodeKeyed(with encoder: KeyedArchiveEncoder) throws(KeyedArchiveError)
 }
 
