@@ -194,7 +194,7 @@ struct KeyedExportModelTests {
             ("cCsS", [.integer(-1), .integer(200), .integer(-2), .integer(65535)]),
             ("qfd", [.integer(-5), .real(0.5), .real(-2.25)]),
             ("**%:", [.string("text"), .uid(0), .string("atom"), .string("sel:")]),
-            ("##", [.string("NSView"), .uid(0)]),
+            ("##", [.uid(3), .uid(0)]),
             ("[3s][4c]", [.array([.integer(1), .integer(-2), .integer(3)]), .data([9, 8, 7, 6])]),
             ("{Pair=f{Inner=I}}", [.array([.real(1.5), .array([.integer(7)])])]),
             ("+", [.data([0, 1, 2])]),
@@ -206,6 +206,10 @@ struct KeyedExportModelTests {
             #expect(group == .dictionary([PlistEntry("type", .string(type)), PlistEntry("values", .array(values))]))
         }
         #expect(KeyedTestSupport.resolve(childUID, in: archive) == .string("child"))
+        let viewClass = KeyedTestSupport.resolve(.uid(3), in: archive)
+        #expect(KeyedTestSupport.classes(of: viewClass, in: archive) == ["TSClassReference"])
+        #expect(viewClass?["TSClasses"] == .array([.string("NSView")]))
+        #expect(viewClass?["TSClassVersions"] == .array([.integer(41)]))
     }
 
     @Test func topLevelGroupsAndSeveralRoots() throws {

@@ -48,7 +48,7 @@ extension GenericObject: KeyedArchiveRepresentable {
 }
 
 extension ClassReference: KeyedArchiveRepresentable {
-    /// `TSClassReference`: an `@` slot that names a class rather than an object.
+    /// `TSClassReference`: a `#` class, or an `@` slot that names a class rather than an object.
     public var keyedClassNames: [String] { ["TSClassReference"] }
 
     /// `TSClasses` (the referred class chain's names) and `TSClassVersions`.
@@ -99,8 +99,9 @@ enum KeyedGroupValues {
     /// One value. Integers are read by their type's width and signedness (`I` 0xFFFFFFFF is
     /// 4294967295; `Q` above `Int64.max` keeps its two's-complement bit pattern); `c` bytes are
     /// signed, `C` and `B` unsigned; reals are reals; `[Nc]` bytes, unions and `+` bytes are
-    /// data; `%`, `:` and `*` strings are strings; `#` classes are their names; objects are UIDs;
-    /// arrays and structs are arrays; `!` is empty data; every NULL / nil / Nil is UID 0.
+    /// data; `%`, `:` and `*` strings are strings; objects are UIDs; `#` classes (and `@` slots
+    /// naming a class) are UIDs of `TSClassReference` objects; arrays and structs are arrays;
+    /// `!` is empty data; every NULL / nil / Nil is UID 0.
     static func plist(_ value: ArchivedValue, type: ObjCType?, encoder: KeyedArchiveEncoder,
                       objects: [ObjectIdentifier: AnyObject]) throws(KeyedArchiveError) -> PlistValue {
         let unqualified = type?.unqualified
@@ -119,7 +120,9 @@ enum KeyedGroupValues {
         case .unsharedString(let payload, _): return payload.map { .data(Array($0)) } ?? .uid(0)
         case .sharedString(let text, _): return text.map { .string(String(decoding: $0, as: UTF8.self)) } ?? .uid(0)
         case .cString(let entry, _): return entry.map { .string($0.string) } ?? .uid(0)
-        case .classObject(let entry, _): return entry.map { .string($0.nameText) } ?? .uid(0)
+        case .classObject(let entry, _):
+            guard let entry else { return .uid(0) }
+            return try encoder.reference(toClassSlot: entry)
         case .object(let entry, _):
             guard let entry else { return .uid(0) }
             guard let instance = objects[ObjectIdentifier(entry)] else {
