@@ -107,12 +107,16 @@ struct KeyedExportFoundationTests {
 
     @Test func plistlibReadsWhatWeWrite() throws {
         guard KeyedTestSupport.hasPython else { print("skipped: python3 not available"); return }
-        for (name, value) in Self.values {
+        var plists: [PlistValue] = [], files: [[UInt8]] = []
+        for (_, value) in Self.values {
             let plist = try KeyedArchiveExporter.export(typedstream: typedstream(value))
-            let fromBinary = try KeyedTestSupport.readWithPlistlib(BinaryPlistWriter.write(plist))
-            let fromXML = try KeyedTestSupport.readWithPlistlib(Array(XMLPlistWriter.write(plist).utf8))
-            #expect(fromBinary == plist, "\(name): binary")
-            #expect(fromXML == plist, "\(name): XML")
+            plists.append(plist)
+            files += [BinaryPlistWriter.write(plist), Array(XMLPlistWriter.write(plist).utf8)]
+        }
+        let read = try #require(try KeyedTestSupport.readWithPlistlib(files))
+        for (i, plist) in plists.enumerated() {
+            #expect(read[2 * i] == plist, "\(Self.values[i].0): binary")
+            #expect(read[2 * i + 1] == plist, "\(Self.values[i].0): XML")
         }
     }
 
@@ -162,9 +166,10 @@ struct KeyedExportFoundationTests {
             ("NSNull", NSNull(), NullObject()),
             ("NSValue range", NSValue(range: NSRange(location: 3, length: 4)), ValueObject(.range(location: 3, length: 4))),
         ]
-        for (name, foundation, ours) in rows {
-            let theirs = try NSKeyedArchiver.archivedData(withRootObject: foundation, requiringSecureCoding: false)
-            let read = try #require(try KeyedTestSupport.readWithPlistlib([UInt8](theirs)))
+        let theirs = try rows.map { [UInt8](try NSKeyedArchiver.archivedData(withRootObject: $0.1, requiringSecureCoding: false)) }
+        let read = try #require(try KeyedTestSupport.readWithPlistlib(theirs))
+        for ((name, _, ours), read) in zip(rows, read) {
+            let read = try #require(read)
             let mine = try KeyedArchiveExporter.export(typedstream: Archiver.archivedBytes(withRootObject: ours))
             #expect(Self.resolvedRoot(mine) == Self.resolvedRoot(read), "\(name)")
             #expect(read["$version"] == mine["$version"] && read["$archiver"] == mine["$archiver"])

@@ -155,12 +155,19 @@ enum KeyedTestSupport {
 
     // MARK: - Python's plistlib
 
-    /// Loads `bytes` with Python's plistlib and returns what it read as a ``PlistValue`` (XML
-    /// `CF$UID` dictionaries become UIDs), or nil when python3 is not available.
-    static func readWithPlistlib(_ bytes: [UInt8]) throws -> PlistValue? {
-        let file = FileManager.default.temporaryDirectory.appendingPathComponent("keyed-\(UUID().uuidString).plist")
-        try Data(bytes).write(to: file)
-        defer { try? FileManager.default.removeItem(at: file) }
+    /// Loads each file with Python's plistlib, in one python3 process, and returns what it read as
+    /// ``PlistValue``s (XML `CF$UID` dictionaries become UIDs; nil for a value that cannot be
+    /// converted), or nil when python3 is not available.
+    static func readWithPlistlib(_ files: [[UInt8]]) throws -> [PlistValue?]? {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("keyed-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        var paths: [String] = []
+        for (i, bytes) in files.enumerated() {
+            let file = directory.appendingPathComponent("\(i).plist")
+            try Data(bytes).write(to: file)
+            paths.append(file.path)
+        }
         let script = """
         import json, plistlib, struct, sys
         def tag(v):
@@ -175,11 +182,14 @@ enum KeyedTestSupport {
                 if list(v.keys()) == ["CF$UID"] and isinstance(v["CF$UID"], int): return ["u", v["CF$UID"]]
                 return ["D", [[k, tag(x)] for k, x in v.items()]]
             raise TypeError(type(v))
-        with open(sys.argv[1], "rb") as f: print(json.dumps(tag(plistlib.load(f))))
+        out = []
+        for path in sys.argv[1:]:
+            with open(path, "rb") as f: out.append(tag(plistlib.load(f)))
+        print(json.dumps(out))
         """
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", "-c", script, file.path]
+        process.arguments = ["python3", "-c", script] + paths
         let output = Pipe()
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice
@@ -190,7 +200,10 @@ enum KeyedTestSupport {
         guard process.terminationStatus == 0 else {
             throw KeyedArchiveError(.badObject, "plistlib failed with status \(process.terminationStatus)")
         }
-        return plistValue(fromTagged: try JSONSerialization.jsonObject(with: data))
+        guard let list = try JSONSerialization.jsonObject(with: data) as? [Any], list.count == files.count else {
+            throw KeyedArchiveError(.badObject, "plistlib printed something unexpected")
+        }
+        return list.map(plistValue(fromTagged:))
     }
 
     /// Whether python3 runs at all.
