@@ -67,7 +67,8 @@ public final class KeyedArchiveEncoder {
 
     // MARK: - Keys of the object being written
 
-    /// Writes `value` inline under `key` (`encodeInt:forKey:`, `encodeDouble:forKey:` …).
+    /// Writes `value` inline under `key` (`encodeInt:forKey:`, `encodeDouble:forKey:` …). Only
+    /// meaningful inside ``KeyedArchiveRepresentable/encodeKeyed(with:)``; elsewhere it does nothing.
     public func encode(_ value: PlistValue, forKey key: String) {
         guard !fieldStack.isEmpty else { return }
         fieldStack[fieldStack.count - 1].append(PlistEntry(key, value))

@@ -30,7 +30,8 @@ public enum KeyedArchiveExporter {
     public struct Options: Hashable, Sendable {
         /// How single-run attributed strings are laid out. Default ``AttributeRunLayout/apple``.
         public var attributeRuns: AttributeRunLayout = .apple
-        /// Give generic `Model` objects their readable keys (``KeyedModelRecord``). Default `true`.
+        /// Give generic `Model` objects their readable keys (`name`, `type`, `rect`, `flag`, `kind`,
+        /// `para`; see docs/keyed-mapping.md). Default `true`.
         public var recognizesModelRecords = true
         /// Deepest nesting of objects written. Default 512.
         public var maximumDepth = 512
