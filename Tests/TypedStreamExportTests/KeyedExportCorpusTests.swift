@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import TypedStream
 import TypedStreamFoundation
-@testable import TypedStreamExport
+import TypedStreamExport
 
 /// The real archives of `../shared/corpus/foundation` (and the iMessage attributed strings):
 /// exported to keyed archives, they open with Foundation's NSKeyedUnarchiver and give the same

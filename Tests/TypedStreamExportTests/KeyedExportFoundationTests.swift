@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import TypedStream
 import TypedStreamFoundation
-@testable import TypedStreamExport
+import TypedStreamExport
 
 /// Hand-made typedstreams (written by our Archiver) exported to keyed archives and read back by
 /// Foundation's own NSKeyedUnarchiver, PropertyListSerialization and Python's plistlib.

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import TypedStream
 import TypedStreamFoundation
-@testable import TypedStreamExport
+import TypedStreamExport
 
 private func cls(_ names: String...) -> PlistValue {
     .dictionary([PlistEntry("$classname", .string(names[0])), PlistEntry("$classes", .array(names.map(PlistValue.string)))])
@@ -148,16 +148,19 @@ struct KeyedExportLayoutTests {
         #expect(KeyedTestSupport.root(empty) == obj(3, ("NSString", .uid(2))))
     }
 
-    @Test func varints() {
-        for (value, bytes) in [(0, [0]), (127, [0x7F]), (128, [0x80, 0x01]), (300, [0xAC, 0x02]), (1 << 21, [0x80, 0x80, 0x80, 0x01])] as [(UInt64, [UInt8])] {
-            var out: [UInt8] = []
-            Varint.append(value, to: &out)
-            #expect(out == bytes)
-            var index = 0
-            #expect(Varint.read(out, at: &index) == value && index == out.count)
-        }
-        var index = 0
-        #expect(Varint.read([0x80], at: &index) == nil)
+    @Test func attributeInfoVarints() throws {
+        // Run lengths 127, 128, 300 and 2^14: one, two, two and three bytes, low 7 bits first.
+        let a = DictionaryObject(stringKeys: [("a", NumberObject(int: 1))]), b = DictionaryObject()
+        let lengths = [127, 128, 300, 1 << 14]
+        let text = AttributedStringObject(String(repeating: "x", count: lengths.reduce(0, +)),
+                                          runs: lengths.enumerated().map { .init(length: $0.1, attributes: $0.0 % 2 == 0 ? a : b) })
+        let archive = try KeyedArchiveExporter.export(root: text)
+        let info = KeyedTestSupport.resolve(KeyedTestSupport.root(archive)?["NSAttributeInfo"], in: archive)
+        #expect(info == .data([0x7F, 0, 0x80, 0x01, 1, 0xAC, 0x02, 0, 0x80, 0x80, 0x01, 1]))
+        // … and they read back.
+        let again = try KeyedArchiveImporter.rootObject(from: archive) as? AttributedStringObject
+        #expect(again?.attributeRuns.map(\.length) == lengths)
+        #expect(again.map { $0.attributeRuns[0].attributes === $0.attributeRuns[2].attributes } == true)
     }
 
     @Test func geometryText() {

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import TypedStream
 import TypedStreamFoundation
-@testable import TypedStreamExport
+import TypedStreamExport
 
 /// A stand-in for the users' Model class, written with the same groups: `@ @ {?=ffff} I i` and,
 /// when `para` is set, `i`; `reserved` adds the version 3 draft's extra `i`.

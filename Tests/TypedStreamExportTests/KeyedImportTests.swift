@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import TypedStream
 import TypedStreamFoundation
-@testable import TypedStreamExport
+import TypedStreamExport
 
 /// Keyed archive → typedstream: what the exporter writes comes back; Model records and generic
 /// objects byte for byte; bad input throws.
@@ -130,6 +130,13 @@ struct KeyedImportTests {
                 .dictionary([PlistEntry("$class", .uid(5)), PlistEntry("NSString", .uid(2)), PlistEntry("NSAttributes", .uid(3)), PlistEntry("NSAttributeInfo", .uid(4))]),
                 .string("ab"), .dictionary([PlistEntry("$class", .uid(6)), PlistEntry("NS.objects", .array([]))]), .data([3, 0]),
                 cls("NSAttributedString", "NSObject"), cls("NSArray", "NSObject"),
+            ]), .badObject),
+            ("attribute info ends inside a varint", archive([
+                .string("$null"),
+                .dictionary([PlistEntry("$class", .uid(6)), PlistEntry("NSString", .uid(2)), PlistEntry("NSAttributes", .uid(3)), PlistEntry("NSAttributeInfo", .uid(5))]),
+                .string("ab"), .dictionary([PlistEntry("$class", .uid(7)), PlistEntry("NS.objects", .array([.uid(4)]))]),
+                .dictionary([PlistEntry("$class", .uid(8)), PlistEntry("NS.keys", .array([])), PlistEntry("NS.objects", .array([]))]),
+                .data([0x82]), cls("NSAttributedString", "NSObject"), cls("NSArray", "NSObject"), cls("NSDictionary", "NSObject"),
             ]), .badObject),
             ("bad group type", archive([.string("$null"), .dictionary([PlistEntry("$class", .uid(2)),
                 PlistEntry("TSGroups", .array([.dictionary([PlistEntry("type", .string("{")), PlistEntry("values", .array([]))])]))]), cls("X")]), .badObject),

@@ -1,7 +1,7 @@
 import Foundation
 import TypedStream
 import TypedStreamFoundation
-@testable import TypedStreamExport
+import TypedStreamExport
 
 /// Helpers for the keyed-archive tests: reading exports back with Foundation's own
 /// NSKeyedUnarchiver and with Python's plistlib, and comparing what comes back with the
