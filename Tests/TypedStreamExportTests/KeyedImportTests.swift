@@ -165,8 +165,8 @@ struct KeyedImportTests {
     }
 
     @Test func corruptedBytesNeverCrash() throws {
-        let seed = UInt64.random(in: 0...UInt64.max)
-        print("corruptedBytesNeverCrash seed: \(seed)")
+        let seed = ProcessInfo.processInfo.environment["KEYED_CORRUPT_SEED"].flatMap { UInt64($0) } ?? UInt64.random(in: 0...UInt64.max)
+        print("corruptedBytesNeverCrash seed: \(seed) (replay with KEYED_CORRUPT_SEED=\(seed))")
         var rng = SplitMix64(seed: seed)
         let root = try FoundationBuilder.object(from: KeyedExportFoundationTests.values.first { $0.0 == "dictionary" }!.1)
         let bytes = try KeyedArchiveExporter.binary(typedstream: Archiver.archivedBytes(withRootObject: root))
@@ -192,18 +192,5 @@ struct KeyedImportTests {
         #expect(value["date"] == .date(10))
         #expect(value["text"] == .string("wörld ✓"))
         #expect(value["list"] == .array([.integer(1), .string("two")]))
-    }
-}
-
-/// A small seeded generator (SplitMix64) so failures can be replayed from the printed seed.
-struct SplitMix64: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }
