@@ -165,7 +165,9 @@ struct KeyedExportLayoutTests {
 
     @Test func geometryText() {
         #expect(GeometryText.rect(x: 0, y: 0, width: 100, height: 50) == "{{0, 0}, {100, 50}}")
-        #expect(GeometryText.point(x: Double(Float(0.1)), y: -0.0, isFloat: true) == "{0.1, -0}")
+        #expect(GeometryText.point(x: Double(Float(0.1)), y: -0.0, isFloat: true) == "{0.1, -0.0}")
+        #expect(GeometryText.point(x: 1e7, y: 9_999_999, isFloat: true) == "{10000000.0, 9999999}")
+        #expect(GeometryText.number(1e7) == "10000000")
         #expect(GeometryText.point(x: Double(Float(0.1)), y: 1e20) == "{0.10000000149011612, 1e+20}")
         #expect(GeometryText.size(width: .infinity, height: .nan) == "{inf, nan}")
         #expect(GeometryText.numbers(in: "{{1, -2.5}, {3e2, 4}}") == [1, -2.5, 300, 4])

@@ -8,14 +8,13 @@
 /// to 17 significant digits of the `CGFloat`; `NSPointFromString` / `NSRectFromString` read both.
 public enum GeometryText {
     /// One coordinate. `isFloat` says the value was archived as a 32-bit `float`.
+    /// Floats follow the Model record's spelling (integral values below 10⁷ as integers, `-0.0`,
+    /// `nan` and `inf` as Swift prints them), doubles the same with integers below 10¹⁵.
     public static func number(_ value: Double, isFloat: Bool = false) -> String {
-        if value.isNaN { return "nan" }
-        if value.isInfinite { return value < 0 ? "-inf" : "inf" }
-        if value == value.rounded(), abs(value) < 1e15 {
-            let integral = Int64(value)
-            return value.sign == .minus && integral == 0 ? "-0" : String(integral)
+        if value.isFinite, value == value.rounded(), abs(value) < (isFloat ? 1e7 : 1e15), !(value == 0 && value.sign == .minus) {
+            return String(Int64(value))
         }
-        return isFloat ? "\(Float(value))" : "\(value)"
+        return isFloat ? Float(value).description : value.description
     }
 
     /// `"{x, y}"`.

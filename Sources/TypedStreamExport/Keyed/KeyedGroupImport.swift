@@ -70,14 +70,15 @@ extension KeyedArchiveDecoder {
         return first
     }
 
-    /// A Model record's keys → a generic `Model` object with the record's groups.
+    /// A Model record's keys (either style) → a generic `Model` object with the record's groups.
     private func modelRecord(_ uid: UInt32, _ value: PlistValue, names: [String]) throws(KeyedArchiveError) -> GenericObject {
+        let keys = value["md_rt"] != nil ? KeyedModelRecord.Keys.ivarNames : .plain
         let model = remember(uid, GenericObject())
         var version: Int64 = 0
         if case .integer(let v)? = value["TSVersion"] { version = v }
         model.archiveClassChain = [ArchiveClassLink(names[0], version: version)]
             + names.dropFirst().map { ArchiveClassLink($0, version: 0) }
-        guard let rect = GeometryText.numbers(in: try string(value["rect"], "Model rect")), rect.count == 4 else {
+        guard let rect = GeometryText.numbers(in: try string(value[keys.rect], "Model \(keys.rect)")), rect.count == 4 else {
             throw KeyedArchiveError(.badObject, "Model rect is not \"{{x, y}, {w, h}}\"")
         }
         func group(_ type: String, _ values: [ArchivedValue]) throws(KeyedArchiveError) -> ArchivedGroup {
@@ -97,13 +98,17 @@ extension KeyedArchiveDecoder {
             .integer(Int64(Int32(truncatingIfNeeded: try integer(value[key], "Model \(key)"))), width: nil)
         }
         model.groups = [
-            try group("@", [try objectValue("name")]),
-            try group("@", [try objectValue("type")]),
+            try group("@", [try objectValue(keys.name)]),
+            try group("@", [try objectValue(keys.type)]),
             try group("{?=ffff}", [.structure(rect.map { .float(Float($0), form: nil) })]),
-            try group("I", [try int32("flag")]),
-            try group("i", [try int32("kind")]),
+            try group("I", [try int32(keys.flag)]),
+            try group("i", [try int32(keys.kind)]),
         ]
-        if value["para"] != nil { model.groups.append(try group("i", [try int32("para")])) }
+        if value[keys.para] != nil { model.groups.append(try group("i", [try int32(keys.para)])) }
+        if let reserved = keys.reserved, value[reserved] != nil {
+            guard value[keys.para] != nil else { throw KeyedArchiveError(.badObject, "Model has \(reserved) but no \(keys.para)") }
+            model.groups.append(try group("i", [try int32(reserved)]))
+        }
         return model
     }
 
