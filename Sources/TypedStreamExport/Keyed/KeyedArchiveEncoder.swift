@@ -1,0 +1,191 @@
+import TypedStream
+
+/// A class that knows how `NSKeyedArchiver` lays it out: either as a plain property-list value
+/// stored directly in `$objects` (what Apple does for `NSString`, `NSNumber` and `NSData`), or as
+/// a dictionary of keys plus `$class`.
+///
+/// The Foundation class codecs, ``GenericObject`` and ``ClassReference`` conform in this module;
+/// codecs in higher modules can conform too, and ``KeyedArchiveEncoder`` will use them.
+///
+/// ```swift
+/// extension Sprite: KeyedArchiveRepresentable {
+///     func encodeKeyed(with encoder: KeyedArchiveEncoder) throws(KeyedArchiveError) {
+///         encoder.encode(.integer(Int64(frame)), forKey: "frame")
+///         try encoder.encode(image, forKey: "image")       // a nested object: a UID
+///     }
+/// }
+/// ```
+public protocol KeyedArchiveRepresentable: AnyObject {
+    /// `$classes`: the class chain written for the object, most derived first.
+    var keyedClassNames: [String] { get }
+    /// The plain value written instead of an object dictionary, or `nil` for a dictionary.
+    /// A plain value cannot refer to other objects.
+    func keyedPlainValue(options: KeyedArchiveExporter.Options) -> PlistValue?
+    /// Writes the object's keys through `encoder` (nested objects with its `encode(_:forKey:)`
+    /// for objects, which writes their UIDs). Throws what the encoder throws.
+    func encodeKeyed(with encoder: KeyedArchiveEncoder) throws(KeyedArchiveError)
+}
+
+extension KeyedArchiveRepresentable {
+    /// No plain form: the object is written as a dictionary.
+    public func keyedPlainValue(options: KeyedArchiveExporter.Options) -> PlistValue? { nil }
+}
+
+extension KeyedArchiveRepresentable where Self: ArchivableObject {
+    /// The archived class chain's names.
+    public var keyedClassNames: [String] { archiveClassChain.map(\.name) }
+}
+
+/// The keyed encoder: builds the `$objects` table of an `NSKeyedArchiver` archive from decoded
+/// typedstream objects, with NSKeyedArchiver's vocabulary (`encode(_:forKey:)`).
+///
+/// UIDs are given as `NSKeyedArchiver` gives them: `0` is `$null`; an object gets the next UID
+/// when it is first met, *before* its keys are written (so cycles refer back to it); its
+/// `$class` dictionary gets a UID after its keys, and is shared by every object of the same
+/// class chain. The same instance met twice gets the same UID; equal plain values (strings,
+/// numbers, data) are stored once, as Foundation does.
+public final class KeyedArchiveEncoder {
+    /// The options in force.
+    public let options: KeyedArchiveExporter.Options
+
+    private var objects: [PlistValue] = [.string("$null")]
+    private var uids: [ObjectIdentifier: UInt32] = [:]
+    private var plainUIDs: [PlistValue: UInt32] = [:]
+    private var classUIDs: [[String]: UInt32] = [:]
+    private var retained: [AnyObject] = []
+    private var fieldStack: [[PlistEntry]] = []
+    private var standIns: [ObjectIdentifier: GenericObject] = [:]
+    private var classSlots: [ObjectIdentifier: ClassReference] = [:]
+
+    /// Creates an encoder with an empty `$objects` table (just `$null`).
+    public init(options: KeyedArchiveExporter.Options = .init()) {
+        self.options = options
+    }
+
+    /// The `$objects` array built so far.
+    public var archivedObjects: [PlistValue] { objects }
+
+    // MARK: - Keys of the object being written
+
+    /// Writes `value` inline under `key` (`encodeInt:forKey:`, `encodeDouble:forKey:` …). Only
+    /// meaningful inside ``KeyedArchiveRepresentable/encodeKeyed(with:)``; elsewhere it does nothing.
+    public func encode(_ value: PlistValue, forKey key: String) {
+        guard !fieldStack.isEmpty else { return }
+        fieldStack[fieldStack.count - 1].append(PlistEntry(key, value))
+    }
+
+    /// Writes a reference to `object` under `key` (`encodeObject:forKey:`); nil writes UID 0.
+    /// Throws ``KeyedArchiveError`` for objects that cannot be exported or nest too deeply.
+    public func encode(_ object: AnyObject?, forKey key: String) throws(KeyedArchiveError) {
+        encode(try reference(to: object), forKey: key)
+    }
+
+    /// Writes an array of references under `key` (what `NSArray` writes as `NS.objects`).
+    public func encodeObjects(_ objects: [AnyObject?], forKey key: String) throws(KeyedArchiveError) {
+        var refs: [PlistValue] = []
+        refs.reserveCapacity(objects.count)
+        for object in objects { refs.append(try reference(to: object)) }
+        encode(.array(refs), forKey: key)
+    }
+
+    /// Writes a reference to a new string object holding `text` under `key`, as
+    /// `encodeObject:forKey:` with an `NSString` does (and `encodeRect:forKey:` with the rectangle's text).
+    public func encodeStringObject(_ text: String, forKey key: String) throws(KeyedArchiveError) {
+        encode(try plainReference(.string(text)), forKey: key)
+    }
+
+    // MARK: - References
+
+    /// The UID of `object`, writing it (and everything it refers to) the first time;
+    /// `.uid(0)` for nil. Throws ``KeyedArchiveError``.
+    public func reference(to object: AnyObject?) throws(KeyedArchiveError) -> PlistValue {
+        guard let object else { return .uid(0) }
+        let id = ObjectIdentifier(object)
+        if let uid = uids[id] { return .uid(uid) }
+        // The unarchiver makes a new ClassReference per `@` slot; one class is one object here.
+        if let slot = object as? ClassReference, let entry = slot.entry, classSlots[ObjectIdentifier(entry)] !== slot {
+            return try reference(toClassSlot: entry)
+        }
+        let form = try representation(of: object)
+        if let plain = form.keyedPlainValue(options: options) {
+            let ref = try plainReference(plain)
+            if case .uid(let uid) = ref { uids[id] = uid }
+            retained.append(object)
+            return ref
+        }
+        guard fieldStack.count < options.maximumDepth else {
+            throw KeyedArchiveError(.tooDeep, "objects nested deeper than \(options.maximumDepth)")
+        }
+        let uid = try nextUID()
+        objects.append(.string("$null"))  // placeholder until the keys are written
+        uids[id] = uid
+        retained.append(object)
+        fieldStack.append([])
+        do {
+            try form.encodeKeyed(with: self)
+        } catch {
+            fieldStack.removeLast()
+            throw error
+        }
+        let fields = fieldStack.removeLast()
+        let classRef = try classReference(form.keyedClassNames)
+        objects[Int(uid)] = .dictionary([PlistEntry("$class", classRef)] + fields)
+        return .uid(uid)
+    }
+
+    /// The UID of the `TSClassReference` object for an `@` slot that names the class `entry`;
+    /// one object per class entry.
+    public func reference(toClassSlot entry: ArchivedClass) throws(KeyedArchiveError) -> PlistValue {
+        let id = ObjectIdentifier(entry)
+        let slot: ClassReference
+        if let known = classSlots[id] {
+            slot = known
+        } else {
+            slot = ClassReference(entry)
+            classSlots[id] = slot
+            retained.append(entry)
+        }
+        return try reference(to: slot)
+    }
+
+    /// The UID of a plain value (string, number, data) in `$objects`, stored once per value.
+    public func plainReference(_ value: PlistValue) throws(KeyedArchiveError) -> PlistValue {
+        if let uid = plainUIDs[value] { return .uid(uid) }
+        let uid = try nextUID()
+        objects.append(value)
+        plainUIDs[value] = uid
+        return .uid(uid)
+    }
+
+    /// The UID of the `$class` dictionary for a class chain, stored once per chain.
+    public func classReference(_ names: [String]) throws(KeyedArchiveError) -> PlistValue {
+        if let uid = classUIDs[names] { return .uid(uid) }
+        let uid = try nextUID()
+        objects.append(.dictionary([
+            PlistEntry("$classname", .string(names.first ?? "NSObject")),
+            PlistEntry("$classes", .array(names.map(PlistValue.string))),
+        ]))
+        classUIDs[names] = uid
+        return .uid(uid)
+    }
+
+    private func nextUID() throws(KeyedArchiveError) -> UInt32 {
+        guard let uid = UInt32(exactly: objects.count) else {
+            throw KeyedArchiveError(.tooManyObjects, "more than \(UInt32.max) objects")
+        }
+        return uid
+    }
+
+    /// How `object` is written: itself when it conforms, else a generic stand-in.
+    private func representation(of object: AnyObject) throws(KeyedArchiveError) -> KeyedArchiveRepresentable {
+        if let representable = object as? KeyedArchiveRepresentable { return representable }
+        let id = ObjectIdentifier(object)
+        if let standIn = standIns[id] { return standIn }
+        guard let archivable = object as? ArchivableObject else {
+            throw KeyedArchiveError(.unsupportedObject, "\(type(of: object)) is not an archivable object")
+        }
+        let standIn = try GenericObject.keyedStandIn(for: archivable)
+        standIns[id] = standIn
+        return standIn
+    }
+}

@@ -1,0 +1,125 @@
+import TypedStream
+import TypedStreamFoundation
+
+/// Converts a decoded typedstream into an `NSKeyedArchiver` archive: the property list
+/// `{$archiver: "NSKeyedArchiver", $version: 100000, $top: {root: UID}, $objects: ["$null", …]}`
+/// that `NSKeyedUnarchiver` opens, laid out as Apple's `NSKeyedArchiver` lays out the same
+/// Foundation objects. Classes without a keyed layout keep their groups under documented keys
+/// (`TSVersion`, `TSClassVersions`, `TSGroups`); `Model` records get readable keys. The whole
+/// mapping is in docs/keyed-mapping.md.
+///
+/// ```swift
+/// let bytes = try KeyedArchiveExporter.binary(typedstream: archiveBytes)   // a bplist00 file
+/// let text = try KeyedArchiveExporter.xml(typedstream: archiveBytes)       // the XML form
+/// let root = try Unarchiver(bytes: archiveBytes, registry: .foundation).decodeRootObject()
+/// let plist = try KeyedArchiveExporter.export(root: root)                   // a PlistValue
+/// ```
+public enum KeyedArchiveExporter {
+    /// How attributed strings with a single run are written.
+    public enum AttributeRunLayout: Hashable, Sendable {
+        /// Apple's layout: one run → `NSAttributes` is its dictionary and there is no
+        /// `NSAttributeInfo`; several runs → an array and `NSAttributeInfo`. (swift-corelibs-foundation
+        /// on Linux cannot read the one-run form, not even when it wrote it itself.)
+        case apple
+        /// Always an array of dictionaries plus `NSAttributeInfo`, which both Apple's and
+        /// swift-corelibs-foundation's `NSKeyedUnarchiver` read.
+        case alwaysIndexed
+    }
+
+    /// The key names of exported `Model` records.
+    public enum ModelKeyStyle: Hashable, Sendable {
+        /// `name`, `type`, `rect`, `flag`, `kind`, `para` (nil strings are UID 0). Records of the
+        /// version 3 draft (seven groups) are exported generically.
+        case plain
+        /// The Objective-C ivar names that ModelDocument's keyed documents use: `md_name`,
+        /// `md_type`, `md_rt`, `md_flag`, `md_kind`, `md_para`, `md_reserved` (nil strings absent).
+        case ivarNames
+    }
+
+    /// Export options.
+    public struct Options: Hashable, Sendable {
+        /// How single-run attributed strings are laid out. Default ``AttributeRunLayout/apple``.
+        public var attributeRuns: AttributeRunLayout = .apple
+        /// Give generic `Model` objects their readable keys (`name`, `type`, `rect`, `flag`, `kind`,
+        /// `para`; see docs/keyed-mapping.md). Default `true`.
+        public var recognizesModelRecords = true
+        /// The key names of `Model` records. Default ``ModelKeyStyle/plain``.
+        public var modelKeys: ModelKeyStyle = .plain
+        /// Deepest nesting of objects written. Default 512.
+        public var maximumDepth = 512
+
+        /// The defaults.
+        public init() {}
+    }
+
+    /// The `$version` written: 100000.
+    public static let archiveVersion: Int64 = 100_000
+
+    /// The keyed archive of `root` (`$top` is `{root: UID}`; a nil root is UID 0).
+    /// Throws ``KeyedArchiveError`` for objects that cannot be exported or nest too deeply.
+    public static func export(root: AnyObject?, options: Options = Options()) throws(KeyedArchiveError) -> PlistValue {
+        try export([.object(root)], options: options)
+    }
+
+    /// The keyed archive of every top-level item of a typedstream, in order. The first item is
+    /// `$top`'s `root`; items after it are `TSItem1`, `TSItem2` … . An item that is a group other
+    /// than a single object is a `TSGroup` object (keys `type` and `values`). No items give a
+    /// nil root. Throws ``KeyedArchiveError``.
+    public static func export(_ items: [TopLevelItem], options: Options = Options()) throws(KeyedArchiveError) -> PlistValue {
+        let encoder = KeyedArchiveEncoder(options: options)
+        var top: [PlistEntry] = []
+        for (index, item) in items.enumerated() {
+            let key = index == 0 ? "root" : "TSItem\(index)"
+            switch item {
+            case .object(let object):
+                top.append(PlistEntry(key, try encoder.reference(to: object)))
+            case .group(let group, let objects):
+                top.append(PlistEntry(key, try encoder.reference(to: KeyedTopLevelGroup(group, objects: objects))))
+            }
+        }
+        if top.isEmpty { top.append(PlistEntry("root", .uid(0))) }
+        return .dictionary([
+            PlistEntry("$version", .integer(archiveVersion)),
+            PlistEntry("$archiver", .string("NSKeyedArchiver")),
+            PlistEntry("$top", .dictionary(top)),
+            PlistEntry("$objects", .array(encoder.archivedObjects)),
+        ])
+    }
+
+    /// Decodes a typedstream with `registry` (Foundation, AppKit and NeXTSTEP codecs by default;
+    /// every other class stays generic) and exports all its top-level items.
+    /// Throws ``KeyedArchiveError`` (code `decoding`, with the byte offset, for bad input).
+    public static func export(typedstream bytes: [UInt8], registry: ClassRegistry = .foundation,
+                              options: Options = Options()) throws(KeyedArchiveError) -> PlistValue {
+        let items: [TopLevelItem]
+        do {
+            let decoder = try Unarchiver(bytes: bytes, registry: registry)
+            items = try decoder.decodeTopLevelItems()
+        } catch {
+            throw KeyedArchiveError(error)
+        }
+        return try export(items, options: options)
+    }
+
+    /// ``export(typedstream:registry:options:)`` as a binary (`bplist00`) property list.
+    public static func binary(typedstream bytes: [UInt8], registry: ClassRegistry = .foundation,
+                              options: Options = Options()) throws(KeyedArchiveError) -> [UInt8] {
+        BinaryPlistWriter.write(try export(typedstream: bytes, registry: registry, options: options))
+    }
+
+    /// ``export(typedstream:registry:options:)`` as an XML property list.
+    public static func xml(typedstream bytes: [UInt8], registry: ClassRegistry = .foundation,
+                           options: Options = Options()) throws(KeyedArchiveError) -> String {
+        XMLPlistWriter.write(try export(typedstream: bytes, registry: registry, options: options))
+    }
+
+    /// ``export(_:options:)`` as a binary (`bplist00`) property list.
+    public static func binary(_ items: [TopLevelItem], options: Options = Options()) throws(KeyedArchiveError) -> [UInt8] {
+        BinaryPlistWriter.write(try export(items, options: options))
+    }
+
+    /// ``export(_:options:)`` as an XML property list.
+    public static func xml(_ items: [TopLevelItem], options: Options = Options()) throws(KeyedArchiveError) -> String {
+        XMLPlistWriter.write(try export(items, options: options))
+    }
+}
