@@ -76,3 +76,30 @@ struct ConvertCommandTests {
         #expect(result.standardError.contains("offset 0x"))
     }
 }
+
+struct ConvertKeyedTests {
+    /// `convert --to keyed` output opens with Foundation's own NSKeyedUnarchiver with the same
+    /// values; `keyed-xml` parses with PropertyListSerialization.
+    @Test func keyedOutputOpensWithFoundation() throws {
+        let strings = try [UInt8](Data(contentsOf: packageRoot.appendingPathComponent("Samples/strings-array.typedstream")))
+        let keyed = TypedStreamCommand.run(["convert", "--to", "keyed", "-"], standardInput: strings)
+        #expect(keyed.exitCode == .success)
+        let object = try NSKeyedUnarchiver.unarchiveTopLevelObjectWithData(Data(keyed.outputBytes))
+        let array = try #require(object as? [Any])
+        #expect(array.compactMap { $0 as? String } == ["first", "shared", "émoji 👍🏽", "shared"])
+        let xml = TypedStreamCommand.run(["convert", "--to", "keyed-xml", "-"], standardInput: strings)
+        let parsed = try PropertyListSerialization.propertyList(from: Data(xml.outputBytes), format: nil) as? [String: Any]
+        #expect(parsed?["$archiver"] as? String == "NSKeyedArchiver")
+    }
+
+    /// Model records export with the keys `model export` uses.
+    @Test func modelRecordsUseTheModelExportKeys() throws {
+        let document = try [UInt8](Data(contentsOf: packageRoot.appendingPathComponent("Samples/model-v2/document.typedstream")))
+        let keyed = TypedStreamCommand.run(["convert", "--to", "keyed", "-"], standardInput: document)
+        #expect(keyed.exitCode == .success)
+        let plist = try #require(try PropertyListSerialization.propertyList(from: Data(keyed.outputBytes), format: nil) as? [String: Any])
+        let objects = try #require(plist["$objects"] as? [Any])
+        let model = try #require(objects.compactMap { $0 as? [String: Any] }.first { $0["md_name"] != nil })
+        #expect(model["md_flag"] != nil && model["md_rt"] != nil && model["md_para"] != nil)
+    }
+}

@@ -44,13 +44,12 @@ enum Converter {
         case .json:
             return try ArchiveJSON.encode(archive)
         case .keyed, .keyedXML:
-            throw ConversionUnavailable(format: format)
+            // Model records use the same keys as `model export` (md_name, md_rt …).
+            var keyedOptions = KeyedArchiveExporter.Options()
+            keyedOptions.modelKeys = .ivarNames
+            return format == .keyed
+                ? try KeyedArchiveExporter.binary(typedstream: bytes, options: keyedOptions)
+                : Array(try KeyedArchiveExporter.xml(typedstream: bytes, options: keyedOptions).utf8)
         }
     }
-}
-
-/// A format this build cannot write yet.
-struct ConversionUnavailable: Error, CustomStringConvertible {
-    var format: ConversionFormat
-    var description: String { "conversion to \(format.rawValue) is not available in this build" }
 }
