@@ -41,3 +41,15 @@ struct JSONCommandsTests {
         }
     }
 }
+
+struct ModelPlainJSONTests {
+    @Test func modelRecordsHaveNamedFields() throws {
+        let document = try [UInt8](Data(contentsOf: packageRoot.appendingPathComponent("Samples/model-v2/document.typedstream")))
+        let result = TypedStreamCommand.run(["decode", "--plain", "-"], standardInput: document)
+        let parsed = try #require(try JSONSerialization.jsonObject(with: Data(result.outputBytes)) as? [String: Any])
+        let records = try #require((parsed["values"] as? [Any])?.first as? [[String: Any]])
+        #expect(records.first?["name"] as? String == "Harbour")
+        #expect((records.first?["rect"] as? [String: Any])?["width"] as? Double == 640)
+        #expect(records.first?["para"] as? Int == 2)
+    }
+}

@@ -53,7 +53,7 @@ struct DecodeCommand: Subcommand {
         if stats { return printStatistics(archive, context) }
         if json || plain {
             do {
-                let text = json ? try ArchiveJSON.encode(archive) : try FoundationPlainJSON.encode(archive)
+                let text = json ? try ArchiveJSON.encode(archive) : try ModelPlainJSON.encode(archive)
                 context.output.write(text.last == 0x0A ? text : text + [0x0A])
             } catch {
                 context.printError("error: \(CommandContext.displayName(file.value)): \(error)")
