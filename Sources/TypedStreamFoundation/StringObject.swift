@@ -41,7 +41,7 @@ public final class StringObject: ArchivableObject, CustomStringConvertible {
     public func decodeContents(with decoder: Unarchiver) throws {
         archiveClassChain = decoder.currentClassChain
         try decoder.requireVersion(of: "NSString", in: 1...1)
-        bytes = ArraySlice(try decoder.decodeBytes() ?? [])
+        bytes = try decoder.decodeByteSlice() ?? []
     }
 
     /// Writes the `"+"` group.

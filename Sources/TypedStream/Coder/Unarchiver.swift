@@ -41,12 +41,17 @@ public final class Unarchiver {
     /// Notes about lenient conversions and unsupported versions, in the order they happened.
     public private(set) var warnings: [String] = []
     /// Archived class name → name to look up in the registry (`setClass:forClassName:`).
-    public var classSubstitutions: [String: String] = [:]
+    public var classSubstitutions: [String: String] = [:] {
+        didSet { classCache = [:] }
+    }
 
     private var cursors: [Cursor]
     private var decoded: [ObjectIdentifier: AnyObject] = [:]
     private var versions: [String: Int64] = [:]
     private var typeCache: [String: (bytes: [UInt8], types: [ObjCType])] = [:]
+    /// Per class entry of the archive (shared by identity): its chain as links and the type that
+    /// decodes it, worked out once rather than per object.
+    private var classCache: [ObjectIdentifier: (chain: [ArchiveClassLink], type: any ArchivableObject.Type)] = [:]
 
     /// Decodes `bytes` into a graph and prepares to read its top-level groups.
     /// Throws ``CoderError`` (code `malformed`) on bad bytes.
@@ -116,8 +121,14 @@ public final class Unarchiver {
         return cursor.groups[cursor.next].typeText
     }
 
+    private var lastTypeRequest: (text: String, bytes: [UInt8], types: [ObjCType])?
+
     private func parsed(_ typeString: String) throws(CoderError) -> (bytes: [UInt8], types: [ObjCType]) {
-        if let hit = typeCache[typeString] { return hit }
+        if let last = lastTypeRequest, last.text == typeString { return (last.bytes, last.types) }
+        if let hit = typeCache[typeString] {
+            lastTypeRequest = (typeString, hit.bytes, hit.types)
+            return hit
+        }
         do {
             let types = try ObjCType.parseGroup(typeString)
             // Write the canonical spelling (braces, never the `<…>` alias).
@@ -208,10 +219,15 @@ public final class Unarchiver {
 
     /// Decodes counted bytes (`decodeBytesWithReturnedLength:`, type `"+"`); `nil` for NULL.
     public func decodeBytes() throws(CoderError) -> [UInt8]? {
+        try decodeByteSlice().map(Array.init)
+    }
+
+    /// Decodes counted bytes as a slice of the archive's buffer (no copy); `nil` for NULL.
+    public func decodeByteSlice() throws(CoderError) -> ArraySlice<UInt8>? {
         guard case .unsharedString(let payload, _) = try decodeValue(ofObjCType: "+") else {
             throw CoderError(.badContents, "counted bytes expected")
         }
-        return payload.map(Array.init)
+        return payload
     }
 
     /// Decodes a data object as NSData writes it: an `"i"` length group, then a `"[Nc]"` group.
@@ -272,16 +288,25 @@ public final class Unarchiver {
         guard cursors.count <= options.limits.maximumNesting else {
             throw CoderError(.malformed, at: entry.sourceOffset, "objects nested deeper than \(options.limits.maximumNesting)")
         }
-        let chain = entry.archivedClass.chain.map { ArchiveClassLink($0.nameText, version: $0.version) }
-        for link in chain where versions[link.name] == nil { versions[link.name] = link.version }
-        let name = chain.first.map { classSubstitutions[$0.name] ?? $0.name } ?? ""
-        let type = registry.type(forClassName: name) ?? GenericObject.self
+        let (chain, type) = classInfo(entry.archivedClass)
         do {
             return try decode(entry, as: type, chain: chain)
         } catch where error.code == .unsupportedVersion && type != GenericObject.self {
             warnings.append("\(error.description); kept as a generic object")
             return try decode(entry, as: GenericObject.self, chain: chain)
         }
+    }
+
+    /// The chain and decoding type of a class entry (cached by identity).
+    private func classInfo(_ entry: ArchivedClass) -> (chain: [ArchiveClassLink], type: any ArchivableObject.Type) {
+        let id = ObjectIdentifier(entry)
+        if let known = classCache[id] { return known }
+        let chain = entry.chain.map { ArchiveClassLink($0.nameText, version: $0.version) }
+        for link in chain where versions[link.name] == nil { versions[link.name] = link.version }
+        let name = chain.first.map { classSubstitutions[$0.name] ?? $0.name } ?? ""
+        let info = (chain, registry.type(forClassName: name) ?? GenericObject.self)
+        classCache[id] = info
+        return info
     }
 
     private func decode(_ entry: ArchivedObject, as type: any ArchivableObject.Type, chain: [ArchiveClassLink]) throws(CoderError) -> AnyObject {
