@@ -181,8 +181,10 @@ public struct ObjCTypeParser {
                 position = scan + 1
                 break
             }
+            // `}` ends a name in every bracket: a name holding it (`<a}>`) could not be
+            // printed in the canonical `{…}` form.
             if c == close || c == UInt8(ascii: "{") || c == UInt8(ascii: "(") || c == UInt8(ascii: "[")
-                || c == UInt8(ascii: "<") || c == UInt8(ascii: "\"") || c == UInt8(ascii: "^") {
+                || c == UInt8(ascii: "<") || c == UInt8(ascii: "\"") || c == UInt8(ascii: "^") || c == UInt8(ascii: "}") {
                 break
             }
             scan += 1

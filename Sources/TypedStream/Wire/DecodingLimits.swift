@@ -3,15 +3,21 @@
 public struct DecodingLimits: Hashable, Sendable {
     /// Deepest nesting of objects, arrays and structs together. Default 256.
     public var maximumNesting: Int = 256
-    /// Deepest nesting inside one type string. Default 64.
+    /// Deepest nesting inside one type string. Default 64. A deeper type string is refused with
+    /// `badTypeString` (the parser cannot tell it from an unclosed one).
     public var maximumTypeNesting: Int = 64
     /// Most entries in the object table (objects, classes, C strings). Default 16 777 216.
     public var maximumObjects: Int = 1 << 24
     /// Most entries in the shared-string table. Default 16 777 216.
     public var maximumSharedStrings: Int = 1 << 24
-    /// Most elements of one array whose elements take no bytes on the wire. Default 65 536.
+    /// Most elements of one array whose elements take no bytes on the wire; also the most
+    /// values that take no bytes and hold no other value (`!` fields, structs with no fields,
+    /// unions of size 0, arrays of no elements) in the whole input. Default 65 536. Without the
+    /// second bound a few bytes (`[60000[60000!]]`, or a type string of many `!` used by many
+    /// groups) could yield billions of tokens.
     public var maximumEmptyElementArray: Int = 1 << 16
-    /// Largest input accepted, in bytes. Default 2 GiB.
+    /// Largest input accepted, in bytes. Default 2 GiB. A larger input is refused before
+    /// anything is read, with `limitExceeded` at offset 0.
     public var maximumInputSize: Int = 1 << 31
 
     /// The defaults described above.

@@ -78,6 +78,10 @@ public struct TokenReader {
     private var nesting = 0
     private var littleEndian = true
     private var pending: Token?
+    /// Values read so far that take no bytes and hold no other value (see ``countEmptyValue(at:)``).
+    private var emptyValues = 0
+    /// Streamer 3: whether each shared string probed so far parses as types.
+    private var typeStringProbes: [Int: Bool] = [:]
 
     /// Creates a reader over `bytes`.
     public init(bytes: [UInt8], limits: DecodingLimits = .default) {
@@ -417,7 +421,7 @@ public struct TokenReader {
         var probe = self
         probe.offset += 1
         guard let (index, _) = try? probe.readReference(head: head, at: start, what: "a reference") else { return nil }
-        if index >= 0, index < sharedStrings.count, (try? ObjCType.parseGroup(bytes: sharedStrings[index])) != nil {
+        if index >= 0, index < sharedStrings.count, sharedStringParsesAsTypes(index) {
             return nil
         }
         if index >= 0, index < objectSlots.count {
@@ -425,6 +429,28 @@ public struct TokenReader {
             return try readObject(head: head, at: start)
         }
         return nil
+    }
+
+    /// Whether shared string `index` parses as a group's types, remembered per slot: without the
+    /// memory, a long text that does not parse, referred to by every group, costs its length at
+    /// each group (quadratic time in the input size).
+    private mutating func sharedStringParsesAsTypes(_ index: Int) -> Bool {
+        if let known = typeStringProbes[index] { return known }
+        let parses = (try? ObjCType.parseGroup(bytes: sharedStrings[index])) != nil
+        typeStringProbes[index] = parses
+        return parses
+    }
+
+    /// Counts one value that takes no bytes on the wire and holds no other value (a `!`, a
+    /// struct with no fields, a union of size 0, an array of no elements). Their number is
+    /// bounded over the whole input: otherwise a short type string used by many groups, or
+    /// nested inside arrays (`[60000[60000!]]`), would make a few bytes yield billions of
+    /// tokens. Every other value that takes no bytes holds at least one of these.
+    private mutating func countEmptyValue(at start: Int) throws(WireError) {
+        emptyValues += 1
+        guard emptyValues <= limits.maximumEmptyElementArray else {
+            throw WireError(.limitExceeded, at: start, "more than \(limits.maximumEmptyElementArray) values that take no bytes on the wire (!, empty structs, arrays of them)")
+        }
     }
 
     @inline(__always)
@@ -504,6 +530,12 @@ public struct TokenReader {
                 return Token(kind, start: start, end: offset, depth: nesting)
             }
             let value = try readInteger(head: head, at: start, what: "a real (\(texts[Int(op.text)]))", allowInt64: true)
+            // Writers use the integer form only when the real equals it exactly; an integer the
+            // real type cannot hold could not be written back, so it is refused.
+            let exact = isFloat ? Int64(exactly: Float(value.value)) == value.value : Int64(exactly: Double(value.value)) == value.value
+            guard exact else {
+                throw WireError(.inexactReal, at: start, "the integer \(value.value), written for a real (\(texts[Int(op.text)])), is not exactly representable as a \(isFloat ? "float" : "double")")
+            }
             let kind: TokenKind = isFloat ? .float(Float(value.value), .integral(value.width)) : .double(Double(value.value), .integral(value.width))
             return Token(kind, start: start, end: offset, depth: nesting)
         case .counted:
@@ -543,12 +575,14 @@ public struct TokenReader {
             stack.append(Frame(kind: .valueClassChain))
             return nil
         case .ignored:
+            try countEmptyValue(at: start)
             return Token(.ignored, start: start, end: start, depth: nesting)
         case .rawBytes:
             let count = Int(op.a)
             guard count <= bytes.count - offset else {
                 throw WireError(.badLength, at: start, "array of \(count) bytes runs past the end of the data (\(bytes.count - offset) bytes remain)")
             }
+            if count == 0 { try countEmptyValue(at: start) }
             let payload = bytes[offset..<offset + count]
             offset += count
             return Token(.rawBytes(payload), start: start, end: offset, depth: nesting)
@@ -562,6 +596,7 @@ public struct TokenReader {
             } else if count > (bytes.count - offset) / minimum {
                 throw WireError(.badLength, at: start, "array of \(count) '\(texts[Int(op.text)])' needs at least \(count.multipliedReportingOverflow(by: minimum).partialValue) bytes, only \(bytes.count - offset) remain")
             }
+            if count == 0 { try countEmptyValue(at: start) }
             try enterNesting(at: start)
             // The enclosing frame resumes after the array's end operation.
             stack[stack.count - 1].pc = op.c + 1
@@ -571,6 +606,7 @@ public struct TokenReader {
             // Reached only through a frame's `end`; never executed directly.
             return nil
         case .structStart:
+            if program.ops[pc + 1].code == .structEnd { try countEmptyValue(at: start) }  // no fields
             try enterNesting(at: start)
             return Token(.structStart, start: start, end: start, depth: nesting - 1)
         case .structEnd:
@@ -581,6 +617,7 @@ public struct TokenReader {
             guard size <= bytes.count - offset else {
                 throw WireError(.truncated, at: offset, "expected \(size) bytes of union '\(texts[Int(op.text)])', found \(bytes.count - offset)")
             }
+            if size == 0 { try countEmptyValue(at: start) }
             let payload = bytes[offset..<offset + size]
             offset += size
             return Token(.rawBytes(payload), start: start, end: offset, depth: nesting)

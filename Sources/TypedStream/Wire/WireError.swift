@@ -29,6 +29,9 @@ public struct WireError: Error, Hashable, Sendable, CustomStringConvertible {
         case badTypeString
         /// A limit from ``DecodingLimits`` was exceeded.
         case limitExceeded
+        /// A real (`f`, `d`) written as an integer that the real type cannot hold exactly, such
+        /// as `f` 16 777 217. No writer produces one, and it could not be written back.
+        case inexactReal
         /// A token sequence that cannot be written (writer side).
         case invalidToken
     }

@@ -1,0 +1,128 @@
+import Testing
+import TypedStream
+
+/// Each ``DecodingLimits`` field, lowered, refuses a tiny input that exceeds it by one and
+/// accepts the same kind of input at the limit. Offsets are checked exactly.
+struct DecodingLimitsTests {
+    /// The header macOS writes (16 bytes).
+    static let header: [UInt8] = [0x04, 0x0B] + Array("streamtyped".utf8) + [0x81, 0xE8, 0x03]
+
+    /// A literal shared string: 0x84, inline length, bytes.
+    static func literal(_ text: String) -> [UInt8] { [0x84, UInt8(text.utf8.count)] + Array(text.utf8) }
+
+    /// `count` objects of class A, each the only content of the one before, all closed.
+    /// Object #k (k ≥ 1) starts at byte 24 + 3k.
+    static func nestedObjects(_ count: Int, closed: Bool = true) -> [UInt8] {
+        var bytes = header + literal("@") + [0x84, 0x84] + literal("A") + [0x00, 0x85]
+        for _ in 1..<max(count, 1) { bytes += [0x92, 0x84, 0x93] }  // group "@", new object, class #1
+        if closed { bytes += [UInt8](repeating: 0x86, count: count) }
+        return bytes
+    }
+
+    static func limits(_ change: (inout DecodingLimits) -> Void) -> DecodingLimits {
+        var limits = DecodingLimits()
+        change(&limits)
+        return limits
+    }
+
+    static func expectRefused(_ bytes: [UInt8], _ limits: DecodingLimits, at offset: Int, sourceLocation: SourceLocation = #_sourceLocation) {
+        switch RobustnessSupport.readAll(bytes, limits: limits) {
+        case .success: Issue.record("read without error; expected limitExceeded at \(offset)", sourceLocation: sourceLocation)
+        case .failure(let error):
+            #expect(error.code == .limitExceeded && error.offset == offset, "got \(error.code) at \(error.offset): \(error.reason)", sourceLocation: sourceLocation)
+        }
+    }
+
+    static func expectAccepted(_ bytes: [UInt8], _ limits: DecodingLimits, sourceLocation: SourceLocation = #_sourceLocation) {
+        if case .failure(let error) = RobustnessSupport.readAll(bytes, limits: limits) {
+            Issue.record("expected to read, got \(error)", sourceLocation: sourceLocation)
+        }
+    }
+
+    @Test func maximumNesting() {
+        let limits = Self.limits { $0.maximumNesting = 3 }
+        Self.expectAccepted(Self.nestedObjects(3), limits)
+        Self.expectRefused(Self.nestedObjects(4), limits, at: 24 + 3 * 3)
+        // Arrays and structs count too: an object holding {?=[1{?=i}]} is 4 deep.
+        let mixed = Self.header + Self.literal("@") + [0x84, 0x84] + Self.literal("A") + [0x00, 0x85]
+            + Self.literal("{?=[1{?=i}]}") + [0x05, 0x86]
+        Self.expectAccepted(mixed, Self.limits { $0.maximumNesting = 4 })
+        Self.expectRefused(mixed, limits, at: 26 + 14)  // the inner struct, after the type string
+    }
+
+    @Test func maximumTypeNesting() {
+        let limits = Self.limits { $0.maximumTypeNesting = 3 }
+        Self.expectAccepted(Self.header + Self.literal("[1[1i]]") + [0x05], limits)
+        // Refused as a type string that does not parse (badTypeString), not limitExceeded.
+        switch RobustnessSupport.readAll(Self.header + Self.literal("[1[1[1i]]]") + [0x05], limits: limits) {
+        case .success: Issue.record("read without error")
+        case .failure(let error): #expect(error.code == .badTypeString && error.offset == 16, "\(error)")
+        }
+    }
+
+    @Test func maximumObjects() {
+        let twoCStrings = Self.header + Self.literal("**") + [0x84] + Self.literal("a") + [0x84] + Self.literal("b")
+        Self.expectAccepted(twoCStrings, Self.limits { $0.maximumObjects = 2 })
+        Self.expectRefused(twoCStrings, Self.limits { $0.maximumObjects = 1 }, at: 24)
+        // An object and its class take two slots.
+        Self.expectRefused(Self.nestedObjects(1), Self.limits { $0.maximumObjects = 1 }, at: 20)
+    }
+
+    @Test func maximumSharedStrings() {
+        let two = Self.header + Self.literal("i") + [0x05] + Self.literal("c") + [0x41]
+        Self.expectAccepted(two, Self.limits { $0.maximumSharedStrings = 2 })
+        Self.expectRefused(two, Self.limits { $0.maximumSharedStrings = 1 }, at: 20)
+    }
+
+    @Test func maximumEmptyElementArray() {
+        let limits = Self.limits { $0.maximumEmptyElementArray = 3 }
+        Self.expectAccepted(Self.header + Self.literal("[3!]"), limits)
+        Self.expectRefused(Self.header + Self.literal("[4!]"), limits, at: 22)
+        // Counted over the whole input: two groups of [2!] are four values.
+        Self.expectRefused(Self.header + Self.literal("[2!]") + [0x92], limits, at: 23)
+        // Nested arrays multiply: [2[2!]] is four values.
+        Self.expectRefused(Self.header + Self.literal("[2[2!]]"), limits, at: 25)
+        // Empty structs and arrays of no elements take no bytes either.
+        Self.expectAccepted(Self.header + Self.literal("{?=}[0i][0c]"), limits)
+        Self.expectRefused(Self.header + Self.literal("{?=}[0i][0c]!"), limits, at: 31)
+    }
+
+    @Test func maximumInputSize() {
+        let twenty = Self.header + Self.literal("i") + [0x05]
+        #expect(twenty.count == 20)
+        Self.expectAccepted(twenty, Self.limits { $0.maximumInputSize = 20 })
+        Self.expectRefused(twenty, Self.limits { $0.maximumInputSize = 19 }, at: 0)
+    }
+
+    /// 40 bytes claiming two billion ints: refused at the array, before any element is read
+    /// and before anything the size of the array is allocated.
+    @Test func twoBillionElementArrayIn40Bytes() {
+        let bytes = Self.header + Self.literal("[2000000000i]") + [UInt8](repeating: 0, count: 9)
+        #expect(bytes.count == 40)
+        var reader = TokenReader(bytes: bytes)
+        var kinds: [TokenKind] = []
+        do {
+            while let token = try reader.next() { kinds.append(token.kind) }
+            Issue.record("read without error")
+        } catch {
+            #expect(error.code == .badLength && error.offset == 31, "\(error)")
+        }
+        #expect(kinds.count == 2)  // the header and the type string only
+        #expect(!kinds.contains { if case .arrayStart = $0 { true } else { false } })
+    }
+
+    /// 10 000 objects each inside the one before: refused with limitExceeded at the 257th.
+    @Test func tenThousandNestedObjects() {
+        let bytes = Self.nestedObjects(10_000, closed: false)
+        var reader = TokenReader(bytes: bytes)
+        var deepest = 0
+        do {
+            while let token = try reader.next() { deepest = max(deepest, token.depth) }
+            Issue.record("read without error")
+        } catch {
+            #expect(error.code == .limitExceeded && error.offset == 24 + 3 * 256, "\(error)")
+        }
+        #expect(reader.depth == DecodingLimits.default.maximumNesting)
+        #expect(deepest == DecodingLimits.default.maximumNesting)
+    }
+}

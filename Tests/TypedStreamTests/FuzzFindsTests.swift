@@ -1,0 +1,54 @@
+import ObjCTypeEncoding
+import Testing
+import TypedStream
+
+/// Replays every input that Tests/Fuzz/fuzz.sh found (Samples/malformed/fuzz-TARGET-HASH)
+/// against the property its target checks, so a fixed find stays fixed. (The catalogue test
+/// checks their exact WireError as well.)
+struct FuzzFindsTests {
+    static let finds: [String] = (try? RobustnessSupport.names(in: RobustnessSupport.malformedDirectory))?
+        .filter { $0.hasPrefix("fuzz-") } ?? []
+
+    @Test(arguments: finds)
+    func find(_ name: String) throws {
+        let bytes = try RobustnessSupport.read(RobustnessSupport.malformedDirectory + "/" + name)
+        if name.hasPrefix("fuzz-tokenreader-") || name.hasPrefix("fuzz-roundtrip-") {
+            Self.checkTokens(bytes, name)
+        } else if name.hasPrefix("fuzz-objctype-") {
+            Self.checkGrammar(bytes, name)
+        } else {
+            Issue.record("\(name): no replay for this fuzz target yet")
+        }
+    }
+
+    /// Tokens lie inside the input and in order; an error's offset is inside the input; what
+    /// reads writes back to the same bytes (the tokenreader and roundtrip targets).
+    static func checkTokens(_ bytes: [UInt8], _ name: String) {
+        var reader = TokenReader(bytes: bytes)
+        var tokens: [Token] = []
+        do {
+            var previousEnd = 0
+            while let token = try reader.next() {
+                #expect(token.start >= previousEnd && token.start <= token.end && token.end <= bytes.count, "\(name): token \(token.kind) at \(token.range)")
+                previousEnd = token.end
+                tokens.append(token)
+            }
+        } catch {
+            #expect(error.offset >= 0 && error.offset <= bytes.count && !error.reason.isEmpty, "\(name): \(error)")
+            return
+        }
+        var writer = TokenWriter()
+        #expect(throws: Never.self, "\(name): the writer refused the reader's tokens") { try writer.write(tokens) }
+        #expect(writer.bytes == bytes, "\(name): round trip differs")
+    }
+
+    /// A group string that parses prints canonically, and the print parses to the same types
+    /// (the objctype target).
+    static func checkGrammar(_ bytes: [UInt8], _ name: String) {
+        guard let types = try? ObjCType.parseGroup(bytes: bytes) else { return }
+        var printed: [UInt8] = []
+        for type in types { type.append(to: &printed) }
+        let reparsed = try? ObjCType.parseGroup(bytes: printed)
+        #expect(reparsed == types, "\(name): '\(String(decoding: printed, as: UTF8.self))' does not parse back to the same types")
+    }
+}
