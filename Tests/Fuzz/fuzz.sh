@@ -32,10 +32,8 @@ TARGETS=(
   "tokenreader|Tests/Fuzz/TokenReaderTarget.swift|ObjCTypeEncoding TypedStream"
   "roundtrip|Tests/Fuzz/TokenRoundTripTarget.swift|ObjCTypeEncoding TypedStream"
   "objctype|Tests/Fuzz/ObjCTypeTarget.swift|ObjCTypeEncoding"
-  # SLOT unarchiver:   "unarchiver|Tests/Fuzz/UnarchiverTarget.swift|ObjCTypeEncoding TypedStream"
-  #                    (Unarchiver/ArchiveReader over arbitrary bytes: throw, never trap)
-  # SLOT jsonimporter: "jsonimporter|Tests/Fuzz/JSONImporterTarget.swift|ObjCTypeEncoding TypedStream TypedStreamFoundation TypedStreamExport"
-  #                    (lossless JSON → archive over arbitrary text: throw, never trap; needs Foundation)
+  "unarchiver|Tests/Fuzz/UnarchiverTarget.swift|ObjCTypeEncoding TypedStream TypedStreamFoundation"
+  "jsonimporter|Tests/Fuzz/JSONImporterTarget.swift|ObjCTypeEncoding TypedStream TypedStreamFoundation TypedStreamExport"
 )
 
 die() { echo "fuzz.sh: $*" >&2; exit 64; }

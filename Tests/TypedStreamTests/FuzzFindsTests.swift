@@ -16,6 +16,8 @@ struct FuzzFindsTests {
             Self.checkTokens(bytes, name)
         } else if name.hasPrefix("fuzz-objctype-") {
             Self.checkGrammar(bytes, name)
+        } else if name.hasPrefix("fuzz-unarchiver-") {
+            Self.checkGraph(bytes, name)
         } else {
             Issue.record("\(name): no replay for this fuzz target yet")
         }
@@ -40,6 +42,19 @@ struct FuzzFindsTests {
         var writer = TokenWriter()
         #expect(throws: Never.self, "\(name): the writer refused the reader's tokens") { try writer.write(tokens) }
         #expect(writer.bytes == bytes, "\(name): round trip differs")
+    }
+
+    /// The unarchiver target's graph property: an archive the graph accepts writes back to the
+    /// same bytes; one it refuses fails with an offset inside the input. (The full target also
+    /// runs the class codecs, which live in a higher module; the graph is what its finds broke.)
+    static func checkGraph(_ bytes: [UInt8], _ name: String) {
+        do {
+            let archive = try ArchiveReader.read(bytes)
+            #expect(try ArchiveWriter.write(archive) == bytes, "\(name): the graph wrote different bytes")
+            _ = try? Unarchiver(archive: archive).decodeRootObject()
+        } catch {
+            #expect(error.offset >= 0 && error.offset <= bytes.count && !error.reason.isEmpty, "\(name): \(error)")
+        }
     }
 
     /// A group string that parses prints canonically, and the print parses to the same types

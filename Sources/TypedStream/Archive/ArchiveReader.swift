@@ -202,6 +202,21 @@ public enum ArchiveReader {
             }
         }
 
+        /// Throws when making `superclass` the superclass of `last` would close a loop: a class
+        /// that is (directly or through its superclasses) its own superclass. Chains already in
+        /// the graph are loop-free, so the walk ends within the number of slots.
+        func refuseLoop(linking superclass: ArchivedClass?, below last: ArchivedClass, _ token: Token) throws(WireError) {
+            var current = superclass
+            var steps = 0
+            while let entry = current, steps <= slots.count {
+                if entry === last {
+                    throw WireError(.classChainLoop, at: token.start, "the superclass of class \(last.nameText) leads back to \(last.nameText): the class chain loops")
+                }
+                current = entry.superclass
+                steps += 1
+            }
+        }
+
         mutating func addClassLink(_ form: ClassForm, _ token: Token) throws(WireError) {
             // Resolve the link into a class (or the end of the chain).
             var linked: ArchivedClass? = nil
@@ -228,6 +243,7 @@ public enum ArchiveReader {
             switch stack.last {
             case .objectChain(let object, let last)?:
                 if let last {
+                    try refuseLoop(linking: linked, below: last, token)
                     last.superclass = linked
                     last.superclassReferenceWidth = width
                 } else {
@@ -240,6 +256,7 @@ public enum ArchiveReader {
                 stack[stack.count - 1] = ends ? .objectContents(object) : .objectChain(object, last: linked)
             case .classValue(let first, let last, let firstWidth)?:
                 if let last {
+                    try refuseLoop(linking: linked, below: last, token)
                     last.superclass = linked
                     last.superclassReferenceWidth = width
                 }

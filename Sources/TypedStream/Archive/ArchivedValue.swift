@@ -91,7 +91,7 @@ public final class ArchivedClass: @unchecked Sendable {
 
     /// Creates a class entry.
     public init(name: some Collection<UInt8>, version: Int64, superclass: ArchivedClass? = nil) {
-        self.name = ArraySlice(name)
+        self.name = (name as? ArraySlice<UInt8>) ?? ArraySlice(name)
         self.version = version
         self.superclass = superclass
     }
@@ -126,7 +126,7 @@ public final class ArchivedCString: @unchecked Sendable {
 
     /// Creates a C-string entry.
     public init(text: some Collection<UInt8>) {
-        self.text = ArraySlice(text)
+        self.text = (text as? ArraySlice<UInt8>) ?? ArraySlice(text)
     }
 
     /// The text as a Swift string.

@@ -32,6 +32,9 @@ public struct WireError: Error, Hashable, Sendable, CustomStringConvertible {
         /// A real (`f`, `d`) written as an integer that the real type cannot hold exactly, such
         /// as `f` 16 777 217. No writer produces one, and it could not be written back.
         case inexactReal
+        /// A class chain whose superclass link leads back to a class of the same chain
+        /// (refused by the archive graph, which would otherwise hold a cycle of classes).
+        case classChainLoop
         /// A token sequence that cannot be written (writer side).
         case invalidToken
     }
