@@ -193,6 +193,7 @@ CASES = [
 # Inputs found by Tests/Fuzz/fuzz.sh, kept byte for byte: (file, code, offset, description).
 FUZZ_FINDS = [
     ("fuzz-unarchiver-0460f6477f46", "ok", None, "unarchiver find (leak): a # value whose class A is its own superclass made a cycle of ArchivedClass objects that was never freed; fixed: ArchiveReader refuses the loop (classChainLoop at 0x18); FuzzFindsTests replays it at the graph level"),
+    ("fuzz-unarchiver-c8eb8aea13d9", "ok", None, "unarchiver find (leak): an NSMutableArray that contains itself — legal (like Samples/cycle.typedstream), but the graph's cycle was never freed; fixed: an Archive owns its objects and empties them when it goes away (typed cycles stay the caller's, as in Objective-C)"),
     ("fuzz-objctype-35ee9c23bf5a", "badHeader", 0, "objctype find: the type string '<ffffffffi}>' parsed as a struct named 'ffffffffi}' whose canonical print '{ffffffffi}=}' did not parse; fixed: '}' ends a name. Not an archive, so refused at its first byte; FuzzFindsTests replays the grammar property"),
 ]
 

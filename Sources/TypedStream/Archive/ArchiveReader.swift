@@ -35,12 +35,19 @@ public enum ArchiveReader {
             throw WireError(.badHeader, at: 0, "expected a header")
         }
         var builder = Builder()
-        while let token = try reader.next() {
-            var types: [ObjCType]? = nil
-            if case .typeString(let text) = token.kind { types = reader.types(ofSharedString: text.index) }
-            try builder.add(token, types: types)
+        do {
+            while let token = try reader.next() {
+                var types: [ObjCType]? = nil
+                if case .typeString(let text) = token.kind { types = reader.types(ofSharedString: text.index) }
+                try builder.add(token, types: types)
+            }
+            let groups = try builder.finish(at: bytes.count)
+            return Archive(header: header, groups: groups, owning: builder.objects)
+        } catch {
+            // Break any cycles in the partial graph so it is freed.
+            for object in builder.objects { object.groups = [] }
+            throw error
         }
-        return Archive(header: header, groups: try builder.finish(at: bytes.count))
     }
 
     private struct Builder {
@@ -49,6 +56,8 @@ public enum ArchiveReader {
         var topGroups: [ArchivedGroup] = []
         var openGroups: [ArchivedGroup] = []
         var openLists: [[ArchivedValue]] = []
+        /// Every object read, for the archive to own.
+        var objects: [ArchivedObject] = []
 
         func fail(_ token: Token, _ reason: String) -> WireError {
             WireError(.invalidToken, at: token.start, reason)
@@ -167,6 +176,7 @@ public enum ArchiveReader {
                     let object = ArchivedObject(archivedClass: ArchivedClass.placeholder)
                     object.sourceIndex = index
                     object.sourceOffset = token.start
+                    objects.append(object)
                     try newSlot(.object(object), index: index, token)
                     try append(.object(object, referenceWidth: nil), token)
                     stack.append(.objectChain(object, last: nil))

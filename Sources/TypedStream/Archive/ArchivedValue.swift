@@ -165,15 +165,41 @@ public final class ArchivedObject: @unchecked Sendable {
 }
 
 /// A whole archive as a graph: its header and top-level groups.
+///
+/// Objects may refer to each other in cycles (an array that contains itself is a legal
+/// archive). So that such a graph is freed, an archive read by ``ArchiveReader`` owns its
+/// objects: when the last copy of the archive goes away, the objects' groups are emptied,
+/// which breaks every cycle. Keep the archive alive as long as you use its objects.
 public struct Archive: Sendable {
     /// The header.
     public var header: StreamHeader
     /// The top-level groups in order (usually one `"@"` group holding the root object).
     public var groups: [ArchivedGroup]
+    /// The objects this archive owns (see the type's note on cycles).
+    let ownedObjects: ArchivedObjectOwner?
 
     /// Creates an archive.
     public init(header: StreamHeader = .apple, groups: [ArchivedGroup] = []) {
         self.header = header
         self.groups = groups
+        self.ownedObjects = nil
+    }
+
+    /// Creates an archive that owns `objects`: they are emptied when it goes away.
+    public init(header: StreamHeader, groups: [ArchivedGroup], owning objects: [ArchivedObject]) {
+        self.header = header
+        self.groups = groups
+        self.ownedObjects = ArchivedObjectOwner(objects)
+    }
+}
+
+/// Empties its objects' groups when freed, breaking reference cycles between them.
+final class ArchivedObjectOwner: @unchecked Sendable {
+    private let objects: [ArchivedObject]
+
+    init(_ objects: [ArchivedObject]) { self.objects = objects }
+
+    deinit {
+        for object in objects { object.groups = [] }
     }
 }
