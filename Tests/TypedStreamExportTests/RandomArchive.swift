@@ -200,11 +200,13 @@ struct RandomArchive {
         let entry = ArchivedClass(name: name, version: version)
         entry.nameDecision = sharedDecision(name)
         entry.versionWidth = width(for: version, [.inline, .int16, .int32])
-        classes.append(entry)
+        // The superclass is chosen before this class becomes pickable, so chains never loop
+        // (the archive graph refuses loops: classChainLoop).
         if level < 4, chance(70) {
-            entry.superclass = chance(10) ? entry : classLink(level: level + 1)
+            entry.superclass = classLink(level: level + 1)
             entry.superclassReferenceWidth = referenceWidth()
         }
+        classes.append(entry)
         return entry
     }
 }
