@@ -20,6 +20,9 @@ public struct ObjCTypeParser {
     private let bytes: [UInt8]
     private var position = 0
     private let limits: Limits
+    /// The deepest level a type was parsed at, counting the struct that a multi-member array
+    /// element (`[3ii]`) becomes: its canonical print (`[3{ii}]`) nests one level deeper.
+    private var deepest = 0
 
     /// Creates a parser over the bytes of one type string.
     public init(bytes: some Collection<UInt8>, limits: Limits = .default) {
@@ -104,6 +107,7 @@ public struct ObjCTypeParser {
         guard depth < limits.maximumDepth else {
             throw ObjCTypeError(.tooDeep, at: position, "type nested deeper than \(limits.maximumDepth) levels")
         }
+        deepest = max(deepest, depth)
         let start = position
         let b = try expectByte("a type")
         if ObjCTypeQualifiers.allowed.contains(b) {
@@ -144,12 +148,23 @@ public struct ObjCTypeParser {
                 throw ObjCTypeError(.badCount, at: start + 1, "array count \(count) exceeds the limit \(limits.maximumArrayCount)")
             }
             var elements: [ObjCType] = []
+            let outerDeepest = deepest
+            deepest = depth
             while peek() != UInt8(ascii: "]") {
                 guard peek() != nil else {
                     throw ObjCTypeError(.unexpectedEnd, at: position, "expected ']' to close the array opened at \(start), found end of string")
                 }
                 elements.append(try parseType(depth: depth + 1))
             }
+            if elements.count > 1 {
+                // The members become a struct (`[3ii]` is `[3{ii}]`): one level more, so that
+                // the canonical print parses under the same limit.
+                deepest += 1
+                guard deepest < limits.maximumDepth else {
+                    throw ObjCTypeError(.tooDeep, at: start, "type nested deeper than \(limits.maximumDepth) levels (counting the struct that the members of the array opened at \(start) form)")
+                }
+            }
+            deepest = max(outerDeepest, deepest)
             position += 1
             switch elements.count {
             case 0: throw ObjCTypeError(.empty, at: position - 1, "array opened at \(start) has no element type")

@@ -152,6 +152,7 @@ CASES = [
     ("type-unknown-letter.bin", "badTypeString", 16, "type string 'z' does not parse", H + lit("z")),
     ("type-array-count-too-large.bin", "badTypeString", 16, "type string '[3000000000i]': count above 2^31-1", H + lit("[3000000000i]")),
     ("type-name-with-brace.bin", "badTypeString", 16, "'<ffffffffi}>' (fuzz find fuzz-objctype-35ee9c23bf5a in a group): a struct name may not hold '}'", H + lit("<ffffffffi}>")),
+    ("type-array-members-depth.bin", "badTypeString", 16, "62 nested [1 … ] around [2ii]: within 64 levels as written, but the members of [2ii] form a struct one level deeper (fuzz find fuzz-objctype-517e6f3e4675)", H + lit16("[1" * 62 + "[2ii]" + "]" * 62) + b"\x01\x02"),
     ("type-pointer.bin", "badTypeString", 16, "'^i' parses but a pointer cannot be archived: the group is refused at its type string, as NeXT does", H + lit("^i") + b"\x00"),
     ("type-bitfield.bin", "badTypeString", 16, "'b3' parses but a bitfield cannot be archived", H + lit("b3") + b"\x00"),
     ("type-void.bin", "badTypeString", 16, "'v' parses but void cannot be archived", H + lit("v")),
@@ -194,6 +195,7 @@ CASES = [
 FUZZ_FINDS = [
     ("fuzz-unarchiver-0460f6477f46", "ok", None, "unarchiver find (leak): a # value whose class A is its own superclass made a cycle of ArchivedClass objects that was never freed; fixed: ArchiveReader refuses the loop (classChainLoop at 0x18); FuzzFindsTests replays it at the graph level"),
     ("fuzz-unarchiver-c8eb8aea13d9", "ok", None, "unarchiver find (leak): an NSMutableArray that contains itself — legal (like Samples/cycle.typedstream), but the graph's cycle was never freed; fixed: an Archive owns its objects and empties them when it goes away (typed cycles stay the caller's, as in Objective-C)"),
+    ("fuzz-objctype-517e6f3e4675", "badHeader", 0, "objctype find: an array with several members ('[3irr…^^…+…i]') parsed at the nesting limit, but its canonical print wraps the members in a struct ('[3{…}]') one level deeper, which did not parse; fixed: that struct counts toward the limit. Not an archive, so refused at its first byte"),
     ("fuzz-objctype-35ee9c23bf5a", "badHeader", 0, "objctype find: the type string '<ffffffffi}>' parsed as a struct named 'ffffffffi}' whose canonical print '{ffffffffi}=}' did not parse; fixed: '}' ends a name. Not an archive, so refused at its first byte; FuzzFindsTests replays the grammar property"),
 ]
 
