@@ -7,8 +7,14 @@ if arguments.contains("-h") || arguments.contains("--help") {
     print(Options.usage)
     exit(0)
 }
+let options: Options
 do {
-    let options = try Options.parse(arguments)
+    options = try Options.parse(arguments)
+} catch {
+    FileHandle.standardError.write(Data("typedstream-bench: \(error)\n".utf8))
+    exit(64)
+}
+do {
     if let phase = options.childPhase {
         guard let kind = options.childKind, let input = options.childInput else {
             throw BenchError("--phase needs --kind and --input")

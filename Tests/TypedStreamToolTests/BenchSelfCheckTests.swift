@@ -59,11 +59,11 @@ import Testing
         for (kind, digest) in a { #expect(b[kind] != digest, "\(kind) ignores the seed") }
     }
 
-    @Test func badUsageFails() throws {
+    @Test func badUsageExits64() throws {
         try #require(FileManager.default.isExecutableFile(atPath: Self.benchPath),
                      "typedstream-bench not built at \(Self.benchPath) (swift build --product typedstream-bench)")
         let result = try Self.runBench(["--sizes", "zero"])
-        #expect(result.status != 0)
+        #expect(result.status == 64)
         #expect(result.output.isEmpty)
     }
 }
