@@ -1,4 +1,5 @@
 import Foundation
+import ModelDocument
 
 /// A whole benchmark run: generate the inputs, measure every phase in a child process, time
 /// the peer, and build the report.
@@ -120,7 +121,7 @@ struct BenchRun {
         }
         if options.kinds.contains(.models) {
             lines.append("")
-            lines.append("The `models` input is written by a local stand-in for ModelDocument's `Model` class (same class name, version and groups) until that class is on main.")
+            lines.append("The `models` records are ModelDocument's `Model` (document version \(DocumentVersion.current)), decoded with `ModelArchive.registry(for: .current)`. `Model` is not `NaturalValueRepresentable`, so `natural` turns each record into `.object(className:description:)`.")
         }
         return lines.joined(separator: "\n") + "\n"
     }

@@ -24,7 +24,7 @@ enum InputKind: String, CaseIterable, Sendable {
         case .dicts: "NSArray of NSDictionary string → NSNumber, shared key strings"
         case .attributed: "NSArray of iMessage-like NSAttributedStrings (1–4 runs)"
         case .data: "NSArray of large NSData blobs (16–256 KiB)"
-        case .models: "NSMutableArray of Model records (@ @ {?=ffff} I i i)"
+        case .models: "NSMutableArray of ModelDocument Model records (@ @ {?=ffff} I i i)"
         case .blobs: "separate iMessage-like archives of 100–400 bytes, decoded one by one"
         }
     }

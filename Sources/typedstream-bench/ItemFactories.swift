@@ -1,3 +1,4 @@
+import ModelDocument
 import TypedStream
 import TypedStreamFoundation
 
@@ -69,18 +70,21 @@ struct DataFactory: ItemFactory {
     }
 }
 
-/// Model records: a fresh name string each, the type from a few shared string instances (an
-/// Objective-C constant such as `@"photo"` is written once, then referenced).
+/// ModelDocument's `Model` records in the current document layout (`@` name, `@` type,
+/// `{?=ffff}` rect, `I` flag, `i` kind, `i` para): a fresh name string each, the type from a few
+/// shared string instances (an Objective-C constant such as `@"photo"` is written once, then
+/// referenced).
 struct ModelFactory: ItemFactory {
     private let types = ["photo", "video", "sketch", "note", "scan", "document"].map { StringObject($0) }
     private var serial = 0
 
     mutating func make(_ random: inout SeededRandom) throws -> AnyObject {
         serial += 1
-        let model = ModelStandIn()
+        let model = Model()
         model.nameObject = StringObject("\(random.pick(Vocabulary.names)) \(serial)")
         model.typeObject = random.pick(types)
-        model.rect = (Self.coordinate(&random), Self.coordinate(&random), Self.extent(&random), Self.extent(&random))
+        model.rect = ModelRect(x: Self.coordinate(&random), y: Self.coordinate(&random),
+                               width: Self.extent(&random), height: Self.extent(&random))
         model.flag = random.pick([0, 1, 2, 3, 0x8000_0001])
         model.kind = Int32(random.int(in: 0...12))
         model.para = Int32(random.int(in: -1...400))

@@ -21,7 +21,7 @@ enum Phase: String, CaseIterable, Sendable {
         switch self {
         case .scan: "TokenReader.next() loop over the bytes"
         case .graph: "ArchiveReader.read (bytes → archive graph)"
-        case .typed: "Unarchiver(bytes:registry: .foundation).decodeRootObject()"
+        case .typed: "Unarchiver(bytes:registry:).decodeRootObject() with the Foundation codecs + Model"
         case .natural: "typed decode + naturalValue(of: root)"
         case .encode: "ArchiveWriter.write(graph) (graph read before timing)"
         case .verify: "ArchiveReader.read + ArchiveWriter.write + byte compare"
