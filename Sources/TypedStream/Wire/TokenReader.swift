@@ -1,11 +1,15 @@
 import ObjCTypeEncoding
 
-/// Reads an archive as a stream of ``Token``s, each with its byte range and every wire decision.
+/// Reads an archive as a stream of tokens, each with its byte range and every wire decision.
 ///
-/// The reader works on one contiguous buffer and never copies string or data payloads: they
-/// are slices of the input. It keeps the two reference tables (shared strings and the object
-/// table) so references are checked as they are read. Nesting uses an explicit stack bounded by
-/// ``DecodingLimits/maximumNesting``, so hostile input cannot overflow the call stack.
+/// The reader works on one contiguous buffer and never copies string or data payloads. It keeps
+/// the two reference tables (shared strings and the object table) so references are checked as
+/// they are read. Nesting uses an explicit stack bounded by ``DecodingLimits/maximumNesting``,
+/// so hostile input cannot overflow the call stack.
+///
+/// Two ways to read: ``next()`` gives rich ``Token``s (enum payloads, slices of the input);
+/// ``nextCompact()`` gives the same tokens as plain data (``CompactToken``, payloads as byte
+/// ranges), which costs no allocation or reference counting per token — the fast path.
 ///
 /// ```swift
 /// var reader = TokenReader(bytes: archiveBytes)
@@ -26,7 +30,7 @@ public struct TokenReader {
 
     /// What the reader is in the middle of. Plain integers only, so pushing and popping costs
     /// no reference counting.
-    private struct Frame {
+    struct Frame {
         enum Kind: UInt8 {
             /// Groups at the top level.
             case topLevel
@@ -42,6 +46,8 @@ public struct TokenReader {
             case instanceSize
             /// An object's groups until its end-of-object marker.
             case objectContents
+            /// Reading one object only (see ``TokenReader/init(resumingAt:)``): done when it closes.
+            case singleObject
         }
         var kind: Kind
         var pc: Int32 = 0
@@ -53,35 +59,40 @@ public struct TokenReader {
     /// The whole input.
     public let bytes: [UInt8]
     /// The offset of the next unread byte.
-    public private(set) var offset = 0
+    public internal(set) var offset = 0
     /// The header, once read.
-    public private(set) var header: StreamHeader?
+    public internal(set) var header: StreamHeader?
     /// The limits in force.
     public let limits: DecodingLimits
-    /// The shared-string table so far: slot `i` is the text of the `i`-th literal shared string.
-    public private(set) var sharedStrings: [ArraySlice<UInt8>] = []
+    /// The shared-string table so far: the byte range of the text of each literal shared string.
+    public internal(set) var sharedStringRanges: [Range<Int>] = []
     /// The object table so far: what each slot holds.
-    public private(set) var objectSlots: [SlotKind] = []
-    /// For object-table slots that hold a class or C string, the shared-string slot of its text.
-    public private(set) var slotText: [Int: Int] = [:]
+    public internal(set) var objectSlots: [SlotKind] = []
+    /// Per object-table slot: the shared-string slot of the text of a class or C string, −1 for objects.
+    var slotTexts: [Int32] = []
+    /// The next object-table slot a new item takes. Equal to `objectSlots.count` while reading
+    /// forward; smaller when re-reading part of an archive already read (the tables are full,
+    /// and new items are checked against them instead of appended).
+    var nextSlot = 0
+    /// The next shared-string slot a literal takes (as ``nextSlot``, for the shared-string table).
+    var nextSharedString = 0
 
-    private var parsedTypes: [[ObjCType]?] = []
+    var parsedTypes: [[ObjCType]?] = []
     /// Per shared-string slot: the range of its compiled operations (`nil` until used as a type).
-    private var programRanges: [Range<Int>?] = []
-    private var program = TypeProgram()
+    var programRanges: [Range<Int>?] = []
+    var program = TypeProgram()
 
-    /// The types of the type string in shared-string slot `index`, once a group has used it.
-    public func types(ofSharedString index: Int) -> [ObjCType]? {
-        index >= 0 && index < parsedTypes.count ? parsedTypes[index] : nil
-    }
-    private var stack: [Frame] = [Frame(kind: .topLevel)]
-    private var nesting = 0
-    private var littleEndian = true
-    private var pending: Token?
+    /// The innermost frame; ``frames`` holds the ones around it.
+    var top = Frame(kind: .topLevel)
+    var frames: [Frame] = []
+    var nesting = 0
+    var littleEndian = true
+    var isStreamer3 = false
+    var pending: CompactToken?
     /// Values read so far that take no bytes and hold no other value (see ``countEmptyValue(at:)``).
-    private var emptyValues = 0
+    var emptyValues = 0
     /// Streamer 3: whether each shared string probed so far parses as types.
-    private var typeStringProbes: [Int: Bool] = [:]
+    var typeStringProbes: [Int: Bool] = [:]
 
     /// Creates a reader over `bytes`.
     public init(bytes: [UInt8], limits: DecodingLimits = .default) {
@@ -89,8 +100,30 @@ public struct TokenReader {
         self.limits = limits
     }
 
+    /// The shared-string table so far: slot `i` is the text of the `i`-th literal shared string.
+    public var sharedStrings: [ArraySlice<UInt8>] { sharedStringRanges.map { bytes[$0] } }
+
+    /// For object-table slots that hold a class or C string, the shared-string slot of its text.
+    public var slotText: [Int: Int] {
+        var result: [Int: Int] = [:]
+        for (slot, text) in slotTexts.enumerated() where text >= 0 { result[slot] = Int(text) }
+        return result
+    }
+
+    /// The text of the class or C string in object-table slot `index`, `nil` for an object or a
+    /// slot not read yet.
+    public func text(ofSlot index: Int) -> ArraySlice<UInt8>? {
+        guard index >= 0, index < slotTexts.count, slotTexts[index] >= 0 else { return nil }
+        return bytes[sharedStringRanges[Int(slotTexts[index])]]
+    }
+
+    /// The types of the type string in shared-string slot `index`, once a group has used it.
+    public func types(ofSharedString index: Int) -> [ObjCType]? {
+        index >= 0 && index < parsedTypes.count ? parsedTypes[index] : nil
+    }
+
     /// Whether every byte has been read and every object closed.
-    public var isAtEnd: Bool { header != nil && offset == bytes.count && stack.count == 1 }
+    public var isAtEnd: Bool { header != nil && offset == bytes.count && frames.isEmpty && top.kind == .topLevel }
 
     /// The current nesting depth (objects, arrays and structs open).
     public var depth: Int { nesting }
@@ -98,68 +131,8 @@ public struct TokenReader {
     /// Reads the next token, or returns `nil` after the last byte. Throws ``WireError`` with the
     /// offset of the offending byte on malformed, truncated or foreign input.
     public mutating func next() throws(WireError) -> Token? {
-        guard header != nil else { return try readHeader() }
-        if let token = pending {
-            pending = nil
-            return token
-        }
-        while true {
-            guard let frame = stack.last else { return nil }
-            let start = offset
-            switch frame.kind {
-            case .topLevel:
-                if offset == bytes.count { return nil }
-                return try readGroupStart()
-            case .objectContents:
-                guard offset < bytes.count else {
-                    throw WireError(.truncated, at: offset, "expected a type string or end of object (0x86), found end of data")
-                }
-                if bytes[offset] == HeadByte.endOfObject {
-                    offset += 1
-                    stack.removeLast()
-                    nesting -= 1
-                    return Token(.endOfObject, start: start, end: offset, depth: nesting)
-                }
-                return try readGroupStart()
-            case .group:
-                if frame.pc == frame.end {
-                    stack.removeLast()
-                    continue
-                }
-                stack[stack.count - 1].pc = frame.pc + 1
-                if let token = try execute(Int(frame.pc)) { return token }
-            case .array:
-                if frame.pc < frame.end {
-                    stack[stack.count - 1].pc = frame.pc + 1
-                    if let token = try execute(Int(frame.pc)) { return token }
-                    continue
-                }
-                if frame.remaining > 1 {
-                    stack[stack.count - 1].remaining = frame.remaining - 1
-                    stack[stack.count - 1].pc = frame.bodyStart
-                    continue
-                }
-                stack.removeLast()
-                nesting -= 1
-                return Token(.arrayEnd, start: start, end: start, depth: nesting)
-            case .objectClassChain, .valueClassChain:
-                let (link, ends) = try readClassLink()
-                let token = Token(.classLink(link), start: start, end: offset, depth: nesting)
-                if ends {
-                    stack.removeLast()
-                    if frame.kind == .objectClassChain {
-                        stack.append(Frame(kind: .objectContents))
-                        if header?.streamerVersion == 3 { stack.append(Frame(kind: .instanceSize)) }
-                    }
-                }
-                return token
-            case .instanceSize:
-                stack.removeLast()
-                let head = try readByte("the instance size of a streamer-3 object")
-                let size = try readInteger(head: head, at: start, what: "instance size", allowInt64: false)
-                return Token(.instanceSize(size), start: start, end: offset, depth: nesting)
-            }
-        }
+        guard let compact = try nextCompact() else { return nil }
+        return token(compact)
     }
 
     /// Reads every remaining token into an array. Throws ``WireError``.
@@ -170,9 +143,125 @@ public struct TokenReader {
         return tokens
     }
 
+    @inline(__always)
+    mutating func push(_ frame: Frame) {
+        frames.append(top)
+        top = frame
+    }
+
+    @inline(__always)
+    mutating func pop() {
+        top = frames.popLast() ?? Frame(kind: .topLevel)
+    }
+
+    /// Reads the next token in plain-data form, or returns `nil` after the last byte. Throws
+    /// ``WireError`` as ``next()`` does; the tokens are the same.
+    public mutating func nextCompact() throws(WireError) -> CompactToken? {
+        var one = OneToken()
+        _ = try read(into: &one)
+        return one.token
+    }
+
+    /// Reads the rest of the archive without handing out tokens, with every check ``next()``
+    /// makes, and returns what it saw. Throws ``WireError`` as ``next()`` does.
+    public mutating func scanToEnd() throws(WireError) -> ScanSummary {
+        var summary = ScanSummary()
+        try readToEnd(into: &summary)
+        return summary
+    }
+
+    /// Reads tokens and hands each to `visitor` until the visitor asks to pause (returns false)
+    /// or the archive ends. Returns true at the end. Everything is inlined into the caller, so a
+    /// visitor that ignores most of a token costs nothing for the rest.
+    @inline(__always)
+    mutating func read<Visitor: CompactTokenVisitor>(into visitor: inout Visitor) throws(WireError) -> Bool {
+        if header == nil {
+            guard visitor.visit(try readHeader()) else { return false }
+        }
+        if let token = pending {
+            pending = nil
+            guard visitor.visit(token) else { return false }
+        }
+        while true {
+            let start = offset
+            let token: CompactToken
+            switch top.kind {
+            case .topLevel:
+                if offset == bytes.count { return true }
+                token = try readGroupStart()
+            case .singleObject:
+                return true
+            case .objectContents:
+                guard offset < bytes.count else {
+                    throw WireError(.truncated, at: offset, "expected a type string or end of object (0x86), found end of data")
+                }
+                if bytes[offset] == HeadByte.endOfObject {
+                    offset += 1
+                    pop()
+                    nesting -= 1
+                    token = CompactToken(.endOfObject, start: start, end: offset, depth: nesting)
+                } else {
+                    token = try readGroupStart()
+                }
+            case .group:
+                let pc = top.pc
+                if pc == top.end {
+                    pop()
+                    continue
+                }
+                top.pc = pc + 1
+                guard let value = try execute(Int(pc)) else { continue }
+                token = value
+            case .array:
+                let pc = top.pc
+                if pc < top.end {
+                    top.pc = pc + 1
+                    guard let value = try execute(Int(pc)) else { continue }
+                    token = value
+                } else if top.remaining > 1 {
+                    top.remaining -= 1
+                    top.pc = top.bodyStart
+                    continue
+                } else {
+                    pop()
+                    nesting -= 1
+                    token = CompactToken(.arrayEnd, start: start, end: start, depth: nesting)
+                }
+            case .objectClassChain, .valueClassChain:
+                let kind = top.kind
+                var link = try readClassLink()
+                link.start = start
+                link.end = offset
+                link.depth = nesting
+                if link.form != .new {
+                    pop()
+                    if kind == .objectClassChain {
+                        push(Frame(kind: .objectContents))
+                        if isStreamer3 { push(Frame(kind: .instanceSize)) }
+                    }
+                }
+                token = link
+            case .instanceSize:
+                pop()
+                let head = try readByte("the instance size of a streamer-3 object")
+                let size = try readInteger(head: head, at: start, what: "instance size", allowInt64: false)
+                var value = CompactToken(.instanceSize, start: start, end: offset, depth: nesting)
+                value.value = size.value
+                value.width = size.width
+                token = value
+            }
+            guard visitor.visit(token) else { return false }
+            if let token = pending {
+                pending = nil
+                guard visitor.visit(token) else { return false }
+            }
+        }
+    }
+
     // MARK: - Header
 
-    private mutating func readHeader() throws(WireError) -> Token {
+    @inline(never)
+    mutating func readHeader() throws(WireError) -> CompactToken {
         if bytes.isEmpty { throw WireError(.empty, at: 0, "the input is empty") }
         guard bytes.count <= limits.maximumInputSize else {
             throw WireError(.limitExceeded, at: 0, "the input has \(bytes.count) bytes, more than the limit of \(limits.maximumInputSize)")
@@ -209,17 +298,20 @@ public struct TokenReader {
         let systemStart = offset
         let head = try readByte("the system version")
         let system = try readInteger(head: head, at: systemStart, what: "system version", allowInt64: false)
-        let parsed = StreamHeader(streamerVersion: version, byteOrder: order, systemVersion: system)
-        header = parsed
-        return Token(.header(parsed), start: 0, end: offset, depth: 0)
+        header = StreamHeader(streamerVersion: version, byteOrder: order, systemVersion: system)
+        isStreamer3 = version == 3
+        var token = CompactToken(.header, start: 0, end: offset, depth: 0)
+        token.value = system.value
+        token.width = system.width
+        return token
     }
 
     // MARK: - Primitive reads
 
     @inline(__always)
-    private mutating func readByte(_ what: @autoclosure () -> String) throws(WireError) -> UInt8 {
+    mutating func readByte(_ what: Expectation) throws(WireError) -> UInt8 {
         guard offset < bytes.count else {
-            throw WireError(.truncated, at: offset, "expected \(what()), found end of data")
+            throw WireError(.truncated, at: offset, "expected \(describe(what)), found end of data")
         }
         defer { offset += 1 }
         return bytes[offset]
@@ -227,9 +319,9 @@ public struct TokenReader {
 
     /// Reads a 2-, 4- or 8-byte payload in the stream's byte order.
     @inline(__always)
-    private mutating func readFixed(_ count: Int, what: @autoclosure () -> String) throws(WireError) -> UInt64 {
+    mutating func readFixed(_ count: Int, what: Expectation) throws(WireError) -> UInt64 {
         guard bytes.count - offset >= count else {
-            throw WireError(.truncated, at: offset, "expected \(count) bytes of \(what()), found \(bytes.count - offset)")
+            throw WireError(.truncated, at: offset, "expected \(count) bytes of \(describe(what)), found \(bytes.count - offset)")
         }
         var value: UInt64 = 0
         let base = offset
@@ -246,88 +338,129 @@ public struct TokenReader {
 
     /// Reads an integer whose head byte `head` (at `start`) was just consumed.
     @inline(__always)
-    private mutating func readInteger(head: UInt8, at start: Int, what: @autoclosure () -> String, allowInt64: Bool, allowInt32: Bool = true) throws(WireError) -> WireInteger {
+    mutating func readInteger(head: UInt8, at start: Int, what: Expectation, allowInt64: Bool, allowInt32: Bool = true) throws(WireError) -> WireInteger {
         if HeadByte.isInline(head) { return WireInteger(Int64(Int8(bitPattern: head)), width: .inline) }
         switch head {
         case HeadByte.int16:
-            return WireInteger(Int64(Int16(truncatingIfNeeded: try readFixed(2, what: what()))), width: .int16)
+            return WireInteger(Int64(Int16(truncatingIfNeeded: try readFixed(2, what: what))), width: .int16)
         case HeadByte.int32 where allowInt32:
-            return WireInteger(Int64(Int32(truncatingIfNeeded: try readFixed(4, what: what()))), width: .int32)
+            return WireInteger(Int64(Int32(truncatingIfNeeded: try readFixed(4, what: what))), width: .int32)
         case HeadByte.int64 where allowInt64:
-            return WireInteger(Int64(bitPattern: try readFixed(8, what: what())), width: .int64)
+            return WireInteger(Int64(bitPattern: try readFixed(8, what: what)), width: .int64)
         default:
-            throw WireError(.unexpectedHeadByte, at: start, "expected \(what()) (an integer), found \(HeadByte.describe(head))")
+            throw WireError(.unexpectedHeadByte, at: start, "expected \(describe(what)) (an integer), found \(HeadByte.describe(head))")
         }
     }
 
     /// Reads a length or count: non-negative and at most the bytes that remain times `perItem`.
-    private mutating func readLength(what: @autoclosure () -> String, bytesPerItem: Int = 1) throws(WireError) -> (Int, IntegerWidth) {
+    @inline(__always)
+    mutating func readLength(what: Expectation) throws(WireError) -> (Int, IntegerWidth) {
         let start = offset
-        let head = try readByte(what())
-        let length = try readInteger(head: head, at: start, what: what(), allowInt64: false)
+        let head = try readByte(what)
+        if head < 0x80 {
+            // The common case: a small inline length.
+            guard Int(head) <= bytes.count - offset else {
+                throw WireError(.badLength, at: start, "\(describe(what)) \(head) runs past the end of the data (\(bytes.count - offset) bytes remain)")
+            }
+            return (Int(head), .inline)
+        }
+        let length = try readInteger(head: head, at: start, what: what, allowInt64: false)
         guard length.value >= 0 else {
-            throw WireError(.badLength, at: start, "\(what()) is negative (\(length.value))")
+            throw WireError(.badLength, at: start, "\(describe(what)) is negative (\(length.value))")
         }
         let remaining = bytes.count - offset
-        if bytesPerItem > 0, length.value > Int64(remaining / bytesPerItem) {
-            throw WireError(.badLength, at: start, "\(what()) \(length.value) runs past the end of the data (\(remaining) bytes remain)")
+        if length.value > Int64(remaining) {
+            throw WireError(.badLength, at: start, "\(describe(what)) \(length.value) runs past the end of the data (\(remaining) bytes remain)")
         }
         return (Int(length.value), length.width)
     }
 
     @inline(__always)
-    private mutating func readReference(head: UInt8, at start: Int, what: @autoclosure () -> String) throws(WireError) -> (Int, IntegerWidth) {
-        let label = try readInteger(head: head, at: start, what: what(), allowInt64: false)
+    mutating func readReference(head: UInt8, at start: Int, what: Expectation) throws(WireError) -> (Int, IntegerWidth) {
+        let label = try readInteger(head: head, at: start, what: what, allowInt64: false)
         return (Int(label.value - HeadByte.referenceBias), label.width)
     }
 
     // MARK: - Strings
 
-    /// Reads a shared string; `nil` when the head is `0x85` and `allowNil`.
-    private mutating func readSharedString(what: @autoclosure () -> String, allowNil: Bool) throws(WireError) -> SharedString? {
+    /// Reads a shared string into the text fields of `token`; returns false (and sets nothing)
+    /// when the head is `0x85` and `allowNil`.
+    @inline(__always)
+    mutating func readSharedString(into token: inout CompactToken, what: Expectation, allowNil: Bool) throws(WireError) -> Bool {
         let start = offset
-        let head = try readByte(what())
+        let head = try readByte(what)
         switch head {
         case HeadByte.null:
-            guard allowNil else { throw WireError(.unexpectedHeadByte, at: start, "expected \(what()), found nil (0x85)") }
-            return nil
+            guard allowNil else { throw WireError(.unexpectedHeadByte, at: start, "expected \(describe(what)), found nil (0x85)") }
+            return false
         case HeadByte.new:
-            let (length, width) = try readLength(what: "the length of \(what())")
-            guard sharedStrings.count < limits.maximumSharedStrings else {
-                throw WireError(.limitExceeded, at: start, "more than \(limits.maximumSharedStrings) shared strings")
-            }
-            let text = bytes[offset..<offset + length]
+            let (length, width) = try readLength(what: what.length)
+            let text = offset..<offset + length
             offset += length
-            let index = sharedStrings.count
-            sharedStrings.append(text)
-            return SharedString(form: .literal(index: index, length: width), bytes: text)
+            token.textIndex = try newSharedString(text, at: start)
+            token.textIsReference = false
+            token.textWidth = width
+            token.payloadStart = text.lowerBound
+            token.payloadEnd = text.upperBound
+            return true
         default:
-            let (index, width) = try readReference(head: head, at: start, what: what())
-            guard index >= 0, index < sharedStrings.count else {
-                throw WireError(.badReference, at: start, "\(what()) refers to shared string #\(index), but only \(sharedStrings.count) are defined")
+            let (index, width) = try readReference(head: head, at: start, what: what)
+            guard index >= 0, index < nextSharedString else {
+                throw WireError(.badReference, at: start, "\(describe(what)) refers to shared string #\(index), but only \(nextSharedString) are defined")
             }
-            return SharedString(form: .reference(index: index, width: width), bytes: sharedStrings[index])
+            let text = sharedStringRanges[index]
+            token.textIndex = index
+            token.textIsReference = true
+            token.textWidth = width
+            token.payloadStart = text.lowerBound
+            token.payloadEnd = text.upperBound
+            return true
         }
     }
 
-    private mutating func newSlot(_ kind: SlotKind, at start: Int) throws(WireError) -> Int {
-        guard objectSlots.count < limits.maximumObjects else {
-            throw WireError(.limitExceeded, at: start, "more than \(limits.maximumObjects) objects, classes and C strings")
+    /// Enters the literal shared string `text` in the next shared-string slot.
+    @inline(__always)
+    mutating func newSharedString(_ text: Range<Int>, at start: Int) throws(WireError) -> Int {
+        let index = nextSharedString
+        if index == sharedStringRanges.count {
+            guard index < limits.maximumSharedStrings else {
+                throw WireError(.limitExceeded, at: start, "more than \(limits.maximumSharedStrings) shared strings")
+            }
+            sharedStringRanges.append(text)
+        } else if sharedStringRanges[index] != text {
+            throw WireError(.invalidToken, at: start, "shared string #\(index) is not where the archive's index has it")
         }
-        objectSlots.append(kind)
-        return objectSlots.count - 1
+        nextSharedString = index + 1
+        return index
+    }
+
+    /// Enters a new item of `kind` in the next object-table slot.
+    @inline(__always)
+    mutating func newSlot(_ kind: SlotKind, text: Int = -1, at start: Int) throws(WireError) -> Int {
+        let index = nextSlot
+        if index == objectSlots.count {
+            guard index < limits.maximumObjects else {
+                throw WireError(.limitExceeded, at: start, "more than \(limits.maximumObjects) objects, classes and C strings")
+            }
+            objectSlots.append(kind)
+            slotTexts.append(Int32(truncatingIfNeeded: text))
+        } else if objectSlots[index] != kind {
+            throw WireError(.invalidToken, at: start, "object-table slot #\(index) is not what the archive's index has there")
+        }
+        nextSlot = index + 1
+        return index
     }
 
     /// Checks that slot `index` exists and holds `first` or `second`.
     @inline(__always)
-    private func checkSlot(_ index: Int, at start: Int, _ first: SlotKind, or second: SlotKind? = nil, what: @autoclosure () -> String) throws(WireError) {
-        guard index >= 0, index < objectSlots.count else {
-            throw WireError(.badReference, at: start, "\(what()) refers to object #\(index), but only \(objectSlots.count) are defined")
+    func checkSlot(_ index: Int, at start: Int, _ first: SlotKind, or second: SlotKind? = nil, what: Expectation) throws(WireError) {
+        guard index >= 0, index < nextSlot else {
+            throw WireError(.badReference, at: start, "\(describe(what)) refers to object #\(index), but only \(nextSlot) are defined")
         }
         let kind = objectSlots[index]
         guard kind == first || kind == second else {
             let allowed = [first] + (second.map { [$0] } ?? [])
-            throw WireError(.referenceKindMismatch, at: start, "\(what()) refers to #\(index), which is a \(kind), not a \(allowed.map { "\($0)" }.joined(separator: " or "))")
+            throw WireError(.referenceKindMismatch, at: start, "\(describe(what)) refers to #\(index), which is a \(kind), not a \(allowed.map { "\($0)" }.joined(separator: " or "))")
         }
     }
 
@@ -335,22 +468,29 @@ public struct TokenReader {
 
     /// The compiled program of the type string in shared-string slot `index`, parsing it the
     /// first time it is used.
-    private mutating func program(forSharedString index: Int, at start: Int) throws(WireError) -> Range<Int> {
+    @inline(__always)
+    mutating func program(forSharedString index: Int, at start: Int) throws(WireError) -> Range<Int> {
         if index < programRanges.count, let range = programRanges[index] { return range }
+        return try compileProgram(forSharedString: index, at: start)
+    }
+
+    @inline(never)
+    private mutating func compileProgram(forSharedString index: Int, at start: Int) throws(WireError) -> Range<Int> {
         while parsedTypes.count <= index { parsedTypes.append(nil) }
         while programRanges.count <= index { programRanges.append(nil) }
         var limitsForTypes = ObjCTypeParser.Limits()
         limitsForTypes.maximumDepth = limits.maximumTypeNesting
+        let text = bytes[sharedStringRanges[index]]
         let types: [ObjCType]
         do {
-            types = try ObjCType.parseGroup(bytes: sharedStrings[index], limits: limitsForTypes)
+            types = try ObjCType.parseGroup(bytes: text, limits: limitsForTypes)
         } catch {
-            throw WireError(.badTypeString, at: start, "type string '\(String(decoding: sharedStrings[index], as: UTF8.self))' does not parse: \(error.description)")
+            throw WireError(.badTypeString, at: start, "type string '\(String(decoding: text, as: UTF8.self))' does not parse: \(error.description)")
         }
         // Refuse the whole group up front, as NeXT does, rather than at the offending value.
         for type in types {
             if let part = type.unarchivablePart {
-                throw WireError(.badTypeString, at: start, "type string '\(String(decoding: sharedStrings[index], as: UTF8.self))' holds '\(part.encoding)', which cannot be archived in a typedstream")
+                throw WireError(.badTypeString, at: start, "type string '\(String(decoding: text, as: UTF8.self))' holds '\(part.encoding)', which cannot be archived in a typedstream")
             }
         }
         parsedTypes[index] = types
@@ -359,13 +499,22 @@ public struct TokenReader {
         return range
     }
 
-    private mutating func readGroupStart() throws(WireError) -> Token {
+    @inline(__always)
+    mutating func readGroupStart() throws(WireError) -> CompactToken {
         let start = offset
-        let depth = nesting
-        if header?.streamerVersion == 3, let token = try readUntypedObjectIfPresent() {
+        if isStreamer3, let token = try readUntypedObjectIfPresent() {
             pending = token
-            return Token(.untypedGroup, start: start, end: start, depth: depth)
+            return CompactToken(.untypedGroup, start: start, end: start, depth: nesting)
         }
+        let (token, range) = try readTypeString()
+        push(Frame(kind: .group, pc: Int32(range.lowerBound), end: Int32(range.upperBound)))
+        return token
+    }
+
+    /// Reads a group's type string and returns it with the range of its compiled operations.
+    @inline(__always)
+    mutating func readTypeString() throws(WireError) -> (CompactToken, Range<Int>) {
+        let start = offset
         guard offset < bytes.count else {
             throw WireError(.truncated, at: offset, "expected a type string, found end of data")
         }
@@ -376,23 +525,23 @@ public struct TokenReader {
         guard head == HeadByte.new || HeadByte.isInline(head) || head == HeadByte.int16 || head == HeadByte.int32 else {
             throw WireError(.unexpectedHeadByte, at: start, "expected a type string, found \(HeadByte.describe(head))")
         }
-        guard let typeString = try readSharedString(what: "a type string", allowNil: false) else {
-            throw WireError(.unexpectedHeadByte, at: start, "expected a type string, found nil")
-        }
-        let range = try program(forSharedString: typeString.index, at: start)
-        stack.append(Frame(kind: .group, pc: Int32(range.lowerBound), end: Int32(range.upperBound)))
-        return Token(.typeString(typeString), start: start, end: offset, depth: nesting)
+        var token = CompactToken(.typeString, start: start, end: start, depth: nesting)
+        _ = try readSharedString(into: &token, what: "a type string", allowNil: false)
+        token.end = offset
+        let range = try program(forSharedString: token.textIndex, at: start)
+        return (token, range)
     }
 
     /// Streamer 3 writes objects from `NXWriteObject` with no `"@"` type string in front. Where a
     /// group would start, this tells such an object from a type string and reads its head.
-    private mutating func readUntypedObjectIfPresent() throws(WireError) -> Token? {
+    @inline(never)
+    private mutating func readUntypedObjectIfPresent() throws(WireError) -> CompactToken? {
         let start = offset
         guard offset < bytes.count else { return nil }
         let head = bytes[offset]
         if head == HeadByte.null {
             offset += 1
-            return Token(.object(.null), start: start, end: offset, depth: nesting)
+            return CompactToken(.object, start: start, end: offset, depth: nesting).with(form: .null)
         }
         if head == HeadByte.new {
             guard offset + 1 < bytes.count else { return nil }
@@ -421,10 +570,10 @@ public struct TokenReader {
         var probe = self
         probe.offset += 1
         guard let (index, _) = try? probe.readReference(head: head, at: start, what: "a reference") else { return nil }
-        if index >= 0, index < sharedStrings.count, sharedStringParsesAsTypes(index) {
+        if index >= 0, index < nextSharedString, sharedStringParsesAsTypes(index) {
             return nil
         }
-        if index >= 0, index < objectSlots.count {
+        if index >= 0, index < nextSlot {
             offset += 1
             return try readObject(head: head, at: start)
         }
@@ -436,7 +585,7 @@ public struct TokenReader {
     /// each group (quadratic time in the input size).
     private mutating func sharedStringParsesAsTypes(_ index: Int) -> Bool {
         if let known = typeStringProbes[index] { return known }
-        let parses = (try? ObjCType.parseGroup(bytes: sharedStrings[index])) != nil
+        let parses = (try? ObjCType.parseGroup(bytes: bytes[sharedStringRanges[index]])) != nil
         typeStringProbes[index] = parses
         return parses
     }
@@ -454,138 +603,159 @@ public struct TokenReader {
     }
 
     @inline(__always)
-    private mutating func enterNesting(at start: Int) throws(WireError) {
+    mutating func enterNesting(at start: Int) throws(WireError) {
         guard nesting < limits.maximumNesting else {
             throw WireError(.limitExceeded, at: start, "nesting deeper than \(limits.maximumNesting) objects, arrays and structs")
         }
         nesting += 1
     }
 
-    /// Reads an object whose head byte (at `start`) has been consumed.
-    private mutating func readObject(head: UInt8, at start: Int) throws(WireError) -> Token {
+    /// Reads an object whose head byte (at `start`) has been consumed; a new object's class
+    /// chain and contents are read next.
+    @inline(__always)
+    mutating func readObject(head: UInt8, at start: Int) throws(WireError) -> CompactToken {
+        let token = try readObjectHead(head, at: start)
+        if token.form == .new { push(Frame(kind: .objectClassChain)) }
+        return token
+    }
+
+    /// Reads an object whose head byte (at `start`) has been consumed, up to its class chain.
+    @inline(__always)
+    mutating func readObjectHead(_ head: UInt8, at start: Int) throws(WireError) -> CompactToken {
+        var token = CompactToken(.object, start: start, end: start, depth: nesting)
         switch head {
         case HeadByte.null:
-            return Token(.object(.null), start: start, end: offset, depth: nesting)
+            token.form = .null
         case HeadByte.new:
-            let index = try newSlot(.object, at: start)
-            let token = Token(.object(.new(index: index)), start: start, end: offset, depth: nesting)
+            token.slot = try newSlot(.object, at: start)
+            token.form = .new
+            token.end = offset
             try enterNesting(at: start)
-            stack.append(Frame(kind: .objectClassChain))
             return token
         default:
             let (index, width) = try readReference(head: head, at: start, what: "an object reference")
             try checkSlot(index, at: start, .object, or: .class, what: "an object reference")
-            return Token(.object(.reference(index: index, width: width)), start: start, end: offset, depth: nesting)
+            token.form = .reference
+            token.slot = index
+            token.width = width
         }
+        token.end = offset
+        return token
     }
 
-    /// Reads one class link; `ends` is true when the chain is complete.
-    private mutating func readClassLink() throws(WireError) -> (ClassForm, ends: Bool) {
+    /// Reads one class link (its position is filled in by the caller); the chain is complete
+    /// unless the link is `.new`.
+    @inline(__always)
+    mutating func readClassLink() throws(WireError) -> CompactToken {
         let start = offset
+        var token = CompactToken(.classLink, start: start, end: start, depth: 0)
         let head = try readByte("a class")
         switch head {
         case HeadByte.null:
-            return (.null, true)
+            token.form = .null
         case HeadByte.new:
-            guard let name = try readSharedString(what: "a class name", allowNil: false) else {
-                throw WireError(.unexpectedHeadByte, at: start, "expected a class name, found nil")
-            }
+            _ = try readSharedString(into: &token, what: "a class name", allowNil: false)
             let versionStart = offset
             let versionHead = try readByte("a class version")
             let version = try readInteger(head: versionHead, at: versionStart, what: "a class version", allowInt64: false)
-            let index = try newSlot(.class, at: start)
-            slotText[index] = name.index
-            return (.new(index: index, name: name, version: version), false)
+            token.slot = try newSlot(.class, text: token.textIndex, at: start)
+            token.form = .new
+            token.value = version.value
+            token.width = version.width
         default:
             let (index, width) = try readReference(head: head, at: start, what: "a class reference")
             try checkSlot(index, at: start, .class, what: "a class reference")
-            return (.reference(index: index, width: width), true)
+            token.form = .reference
+            token.slot = index
+            token.width = width
         }
+        return token
     }
 
     /// Executes operation `pc`: reads one value, or opens or closes an array or struct.
     /// Returns `nil` when the operation only pushed a frame (a `#` chain).
-    private mutating func execute(_ pc: Int) throws(WireError) -> Token? {
+    @inline(__always)
+    mutating func execute(_ pc: Int) throws(WireError) -> CompactToken? {
         let op = program.ops[pc]
         let start = offset
-        let texts = program.texts
+        var token = CompactToken(.integer, start: start, end: start, depth: nesting)
         switch op.code {
         case .rawByte:
-            let byte = try readByte("a byte (\(texts[Int(op.text)]))")
-            return Token(.byte(byte), start: start, end: offset, depth: nesting)
+            token.code = .byte
+            token.value = Int64(try readByte(Expectation("a byte", type: op.text)))
         case .short:
-            let head = try readByte("a short (\(texts[Int(op.text)]))")
-            let value = try readInteger(head: head, at: start, what: "a short (\(texts[Int(op.text)]))", allowInt64: false, allowInt32: false)
-            return Token(.integer(value), start: start, end: offset, depth: nesting)
+            let head = try readByte(Expectation("a short", type: op.text))
+            let value = try readInteger(head: head, at: start, what: Expectation("a short", type: op.text), allowInt64: false, allowInt32: false)
+            token.value = value.value
+            token.width = value.width
         case .integer:
-            let head = try readByte("an integer (\(texts[Int(op.text)]))")
-            let value = try readInteger(head: head, at: start, what: "an integer (\(texts[Int(op.text)]))", allowInt64: true)
-            return Token(.integer(value), start: start, end: offset, depth: nesting)
+            let head = try readByte(Expectation("an integer", type: op.text))
+            let value = try readInteger(head: head, at: start, what: Expectation("an integer", type: op.text), allowInt64: true)
+            token.value = value.value
+            token.width = value.width
         case .float, .double:
-            let isFloat = op.code == .float
-            let head = try readByte("a real (\(texts[Int(op.text)]))")
-            if head == HeadByte.real {
-                let bits = try readFixed(isFloat ? 4 : 8, what: isFloat ? "a float" : "a double")
-                let kind: TokenKind = isFloat ? .float(Float(bitPattern: UInt32(truncatingIfNeeded: bits)), .ieee) : .double(Double(bitPattern: bits), .ieee)
-                return Token(kind, start: start, end: offset, depth: nesting)
-            }
-            let value = try readInteger(head: head, at: start, what: "a real (\(texts[Int(op.text)]))", allowInt64: true)
-            // Writers use the integer form only when the real equals it exactly; an integer the
-            // real type cannot hold could not be written back, so it is refused.
-            let exact = isFloat ? Int64(exactly: Float(value.value)) == value.value : Int64(exactly: Double(value.value)) == value.value
-            guard exact else {
-                throw WireError(.inexactReal, at: start, "the integer \(value.value), written for a real (\(texts[Int(op.text)])), is not exactly representable as a \(isFloat ? "float" : "double")")
-            }
-            let kind: TokenKind = isFloat ? .float(Float(value.value), .integral(value.width)) : .double(Double(value.value), .integral(value.width))
-            return Token(kind, start: start, end: offset, depth: nesting)
+            try readReal(op, into: &token)
         case .counted:
+            token.code = .unsharedString
             guard offset < bytes.count else { throw WireError(.truncated, at: offset, "expected counted bytes (+), found end of data") }
             if bytes[offset] == HeadByte.null {
                 offset += 1
-                return Token(.unsharedString(nil, length: .inline), start: start, end: offset, depth: nesting)
+                token.form = .null
+            } else {
+                let (length, width) = try readLength(what: "the length of counted bytes (+)")
+                token.form = .new
+                token.width = width
+                token.payloadStart = offset
+                offset += length
+                token.payloadEnd = offset
             }
-            let (length, width) = try readLength(what: "the length of counted bytes (+)")
-            let payload = bytes[offset..<offset + length]
-            offset += length
-            return Token(.unsharedString(payload, length: width), start: start, end: offset, depth: nesting)
         case .shared:
-            let text = try readSharedString(what: op.a == 1 ? "an atom (%)" : "a selector (:)", allowNil: true)
-            return Token(.sharedString(text), start: start, end: offset, depth: nesting)
+            token.code = .sharedString
+            let present = try readSharedString(into: &token, what: op.a == 1 ? "an atom (%)" : "a selector (:)", allowNil: true)
+            token.form = present ? .new : .null
         case .cString:
+            token.code = .cString
             let head = try readByte("a C string (*)")
             switch head {
             case HeadByte.null:
-                return Token(.cString(.null), start: start, end: offset, depth: nesting)
+                token.form = .null
             case HeadByte.new:
+                // The slot is taken before the text is read (its index is the next slot), and
+                // the text's shared-string slot recorded once known.
                 let index = try newSlot(.cString, at: start)
-                guard let text = try readSharedString(what: "the text of a C string", allowNil: false) else {
-                    throw WireError(.unexpectedHeadByte, at: start, "expected the text of a C string, found nil")
-                }
-                slotText[index] = text.index
-                return Token(.cString(.literal(index: index, text: text)), start: start, end: offset, depth: nesting)
+                _ = try readSharedString(into: &token, what: "the text of a C string", allowNil: false)
+                slotTexts[index] = Int32(truncatingIfNeeded: token.textIndex)
+                token.form = .new
+                token.slot = index
             default:
                 let (index, width) = try readReference(head: head, at: start, what: "a C string reference")
                 try checkSlot(index, at: start, .cString, what: "a C string reference")
-                return Token(.cString(.reference(index: index, width: width)), start: start, end: offset, depth: nesting)
+                token.form = .reference
+                token.slot = index
+                token.width = width
             }
         case .object:
             let head = try readByte("an object (@)")
             return try readObject(head: head, at: start)
         case .classChain:
-            stack.append(Frame(kind: .valueClassChain))
+            push(Frame(kind: .valueClassChain))
             return nil
         case .ignored:
             try countEmptyValue(at: start)
-            return Token(.ignored, start: start, end: start, depth: nesting)
-        case .rawBytes:
+            token.code = .ignored
+        case .rawBytes, .union:
             let count = Int(op.a)
             guard count <= bytes.count - offset else {
+                if op.code == .union {
+                    throw WireError(.truncated, at: offset, "expected \(count) bytes of union '\(program.texts[Int(op.text)])', found \(bytes.count - offset)")
+                }
                 throw WireError(.badLength, at: start, "array of \(count) bytes runs past the end of the data (\(bytes.count - offset) bytes remain)")
             }
             if count == 0 { try countEmptyValue(at: start) }
-            let payload = bytes[offset..<offset + count]
+            token.code = .rawBytes
+            token.payloadStart = offset
             offset += count
-            return Token(.rawBytes(payload), start: start, end: offset, depth: nesting)
+            token.payloadEnd = offset
         case .arrayStart:
             let count = Int(op.a)
             let minimum = Int(op.b)
@@ -594,38 +764,104 @@ public struct TokenReader {
                     throw WireError(.limitExceeded, at: start, "array of \(count) elements that take no bytes exceeds the limit \(limits.maximumEmptyElementArray)")
                 }
             } else if count > (bytes.count - offset) / minimum {
-                throw WireError(.badLength, at: start, "array of \(count) '\(texts[Int(op.text)])' needs at least \(count.multipliedReportingOverflow(by: minimum).partialValue) bytes, only \(bytes.count - offset) remain")
+                throw WireError(.badLength, at: start, "array of \(count) '\(program.texts[Int(op.text)])' needs at least \(count.multipliedReportingOverflow(by: minimum).partialValue) bytes, only \(bytes.count - offset) remain")
             }
             if count == 0 { try countEmptyValue(at: start) }
             try enterNesting(at: start)
             // The enclosing frame resumes after the array's end operation.
-            stack[stack.count - 1].pc = op.c + 1
-            stack.append(Frame(kind: .array, pc: count == 0 ? op.c : Int32(pc + 1), end: op.c, bodyStart: Int32(pc + 1), remaining: Int32(count)))
-            return Token(.arrayStart(count: count), start: start, end: start, depth: nesting - 1)
+            top.pc = op.c + 1
+            push(Frame(kind: .array, pc: count == 0 ? op.c : Int32(pc + 1), end: op.c, bodyStart: Int32(pc + 1), remaining: Int32(count)))
+            token.code = .arrayStart
+            token.value = Int64(count)
+            return token
         case .arrayEnd:
             // Reached only through a frame's `end`; never executed directly.
             return nil
         case .structStart:
             if program.ops[pc + 1].code == .structEnd { try countEmptyValue(at: start) }  // no fields
             try enterNesting(at: start)
-            return Token(.structStart, start: start, end: start, depth: nesting - 1)
+            token.code = .structStart
+            return token
         case .structEnd:
             nesting -= 1
-            return Token(.structEnd, start: start, end: start, depth: nesting)
-        case .union:
-            let size = Int(op.a)
-            guard size <= bytes.count - offset else {
-                throw WireError(.truncated, at: offset, "expected \(size) bytes of union '\(texts[Int(op.text)])', found \(bytes.count - offset)")
-            }
-            if size == 0 { try countEmptyValue(at: start) }
-            let payload = bytes[offset..<offset + size]
-            offset += size
-            return Token(.rawBytes(payload), start: start, end: offset, depth: nesting)
+            token.code = .structEnd
+            token.depth = nesting
+            return token
         case .unsupported:
             if op.a == 1 {
-                throw WireError(.badTypeString, at: start, "union '\(texts[Int(op.text)])' has no computable size")
+                throw WireError(.badTypeString, at: start, "union '\(program.texts[Int(op.text)])' has no computable size")
             }
-            throw WireError(.badTypeString, at: start, "type '\(texts[Int(op.text)])' cannot be archived in a typedstream")
+            throw WireError(.badTypeString, at: start, "type '\(program.texts[Int(op.text)])' cannot be archived in a typedstream")
         }
+        token.end = offset
+        return token
+    }
+
+    /// Reads a `f` or `d` value into `token`.
+    private mutating func readReal(_ op: TypeProgram.Op, into token: inout CompactToken) throws(WireError) {
+        let start = token.start
+        let isFloat = op.code == .float
+        token.code = isFloat ? .float : .double
+        let head = try readByte(Expectation("a real", type: op.text))
+        if head == HeadByte.real {
+            let bits = try readFixed(isFloat ? 4 : 8, what: isFloat ? "a float" : "a double")
+            token.form = .ieee
+            token.value = Int64(bitPattern: bits)
+            return
+        }
+        let value = try readInteger(head: head, at: start, what: Expectation("a real", type: op.text), allowInt64: true)
+        // Writers use the integer form only when the real equals it exactly; an integer the
+        // real type cannot hold could not be written back, so it is refused.
+        let exact = isFloat ? Int64(exactly: Float(value.value)) == value.value : Int64(exactly: Double(value.value)) == value.value
+        guard exact else {
+            throw WireError(.inexactReal, at: start, "the integer \(value.value), written for a real (\(program.texts[Int(op.text)])), is not exactly representable as a \(isFloat ? "float" : "double")")
+        }
+        token.form = .integral
+        token.value = value.value
+        token.width = value.width
+    }
+}
+
+extension CompactToken {
+    /// This token with `form` set.
+    @inline(__always)
+    func with(form: Form) -> CompactToken {
+        var copy = self
+        copy.form = form
+        return copy
+    }
+}
+
+/// What the reader expects next, for error messages: a fixed phrase, perhaps the type being
+/// read (a compiled type text), perhaps "the length of". Plain data, so passing one costs nothing
+/// and the message is only built when an error is thrown.
+struct Expectation: ExpressibleByStringLiteral {
+    var phrase: StaticString
+    /// Index into ``TypeProgram/texts``, or −1.
+    var type: Int32 = -1
+    var isLength = false
+
+    init(_ phrase: StaticString, type: Int32 = -1) {
+        self.phrase = phrase
+        self.type = type
+    }
+
+    init(stringLiteral phrase: StaticString) { self.phrase = phrase }
+
+    /// "the length of" this.
+    var length: Expectation {
+        var copy = self
+        copy.isLength = true
+        return copy
+    }
+}
+
+extension TokenReader {
+    /// The words for `expectation` ("an integer (i)", "the length of a class name").
+    func describe(_ expectation: Expectation) -> String {
+        var text = expectation.isLength ? "the length of " : ""
+        text += "\(expectation.phrase)"
+        if expectation.type >= 0 { text += " (\(program.texts[Int(expectation.type)]))" }
+        return text
     }
 }

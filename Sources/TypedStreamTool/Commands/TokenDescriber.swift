@@ -123,14 +123,14 @@ struct TokenDescriber {
 
     /// The quoted text of a class or C-string slot.
     private func slotText(_ index: Int, _ reader: TokenReader) -> String {
-        guard let shared = reader.slotText[index], reader.sharedStrings.indices.contains(shared) else { return "" }
-        return TextFormatting.quoted(reader.sharedStrings[shared])
+        guard let text = reader.text(ofSlot: index) else { return "" }
+        return TextFormatting.quoted(text)
     }
 
     /// The bare name of a class slot.
     private func slotName(_ index: Int, _ reader: TokenReader) -> String {
-        guard let shared = reader.slotText[index], reader.sharedStrings.indices.contains(shared) else { return "?" }
-        return String(decoding: reader.sharedStrings[shared], as: UTF8.self)
+        guard let text = reader.text(ofSlot: index) else { return "?" }
+        return String(decoding: text, as: UTF8.self)
     }
 
     private func realNote(_ form: RealForm) -> String {
