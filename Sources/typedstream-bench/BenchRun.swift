@@ -91,7 +91,7 @@ struct BenchRun {
                 let peer = peerResults[input.path]
                 let reference: ReportRow?? = switch phase {
                 case .scan: peer?.events
-                case .typed, .natural: peer?.unarchive
+                case .index, .graph, .typed, .natural: peer?.unarchive
                 default: nil
                 }
                 if let ours = row.megabytesPerSecond, let theirs = reference??.megabytesPerSecond, theirs > 0 {
@@ -107,7 +107,7 @@ struct BenchRun {
 
         lines.append(Report.table(rows))
         lines.append("")
-        lines.append("MB = 10^6 bytes of archive. MB/s and objects/s use wall time; MB/s (CPU) uses the process's CPU time (steadier on a shared machine). Peak MB is the child process's VmHWM during the runs (after resetting it once the input was loaded), so it includes the input bytes and the Swift runtime; the resident size right after loading is listed per input below. objects = literal objects in the object table(s).")
+        lines.append("MB = 10^6 bytes of archive. MB/s and objects/s use wall time; MB/s (CPU) uses the process's CPU time (steadier on a shared machine). Peak MB is the child process's VmHWM during the runs (after resetting it once the input was loaded), so it includes the input bytes and the Swift runtime; the resident size right after loading is listed per input below. mem ÷ input = (peak − resident before the runs + input size) ÷ input size: what the phase itself needs, counting the input once (the runtime not counted). objects = literal objects in the object table(s).")
         lines.append("")
         lines.append(peerNote)
         lines.append("")

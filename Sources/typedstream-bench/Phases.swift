@@ -3,8 +3,10 @@ import TypedStreamFoundation
 
 /// What the bench measures on each input.
 enum Phase: String, CaseIterable, Sendable {
-    /// `TokenReader.next()` until the end: the wire alone.
+    /// `TokenReader.scanToEnd()`: the wire alone, every check, no tokens kept.
     case scan
+    /// `ArchiveIndex(bytes:)`: bytes → checked, compact object graph over the input.
+    case index
     /// `ArchiveReader.read`: bytes → lossless archive graph.
     case graph
     /// `Unarchiver` with the Foundation codecs → root object.
@@ -19,7 +21,8 @@ enum Phase: String, CaseIterable, Sendable {
     /// The one-line meaning, for the report.
     var summary: String {
         switch self {
-        case .scan: "TokenReader.next() loop over the bytes"
+        case .scan: "TokenReader.scanToEnd(): every token read and checked, none kept"
+        case .index: "ArchiveIndex(bytes:): bytes → checked object graph index (values read on access)"
         case .graph: "ArchiveReader.read (bytes → archive graph)"
         case .typed: "Unarchiver(bytes:registry:).decodeRootObject() with the Foundation codecs + Model"
         case .natural: "typed decode + naturalValue(of: root)"
@@ -51,10 +54,17 @@ final class Workload {
         var check = 0
         switch phase {
         case .scan:
+            // Many small archives share their type strings: each reader starts with those the
+            // previous one compiled.
+            var compiled = CompiledTypeStrings()
             for bytes in archives {
-                var reader = TokenReader(bytes: bytes)
+                var reader = TokenReader(bytes: bytes, compiled: compiled)
                 check &+= try reader.scanToEnd().checksum
+                compiled = reader.compiledTypeStrings
             }
+        case .index:
+            var compiled = CompiledTypeStrings()
+            for bytes in archives { check &+= try ArchiveIndex(bytes: bytes, compiled: &compiled).slotCount }
         case .graph:
             for bytes in archives { check &+= try ArchiveReader.read(bytes).groups.count }
         case .typed:

@@ -9,6 +9,8 @@ struct ReportRow {
     var cpuMegabytesPerSecond: Double?
     var objectsPerSecond: Double?
     var peakMB: Double?
+    /// The phase's own memory (peak − resident before the runs) plus the input, ÷ the input.
+    var memoryRatio: Double?
     var peerRatio: Double?
 
     /// The row for `result`, a measurement over `bytes` bytes holding `objects` objects.
@@ -21,14 +23,17 @@ struct ReportRow {
         cpuMegabytesPerSecond = cpu > 0 ? Double(bytes) / 1e6 / cpu : nil
         objectsPerSecond = wall > 0 ? Double(objects) / wall : nil
         peakMB = result.peakKB > 0 ? Double(result.peakKB) * 1024 / 1e6 : nil
+        if result.peakKB > 0, bytes > 0 {
+            memoryRatio = (Double(max(0, result.peakKB - result.baselineKB)) * 1024 + Double(bytes)) / Double(bytes)
+        }
         self.peerRatio = peerRatio
     }
 }
 
 /// The Markdown report.
 enum Report {
-    static let header = "| kind | size | phase | MB/s | MB/s (CPU) | objects/s | peak MB | ×peer |"
-    static let rule = "|---|---|---|--:|--:|--:|--:|--:|"
+    static let header = "| kind | size | phase | MB/s | MB/s (CPU) | objects/s | peak MB | mem ÷ input | ×peer |"
+    static let rule = "|---|---|---|--:|--:|--:|--:|--:|--:|"
 
     /// The table.
     static func table(_ rows: [ReportRow]) -> String {
@@ -36,6 +41,7 @@ enum Report {
         for row in rows {
             let cells = [row.kind, row.size, row.phase, rate(row.megabytesPerSecond), rate(row.cpuMegabytesPerSecond),
                          count(row.objectsPerSecond), row.peakMB.map { String(format: "%.1f", $0) } ?? "—",
+                         row.memoryRatio.map { String(format: "%.2f", $0) } ?? "—",
                          row.peerRatio.map { String(format: $0 >= 10 ? "×%.0f" : "×%.1f", $0) } ?? ""]
             lines.append("| " + cells.joined(separator: " | ") + " |")
         }

@@ -17,7 +17,7 @@ import ObjCTypeEncoding
 ///     print(token.start, token.kind)
 /// }
 /// ```
-public struct TokenReader {
+public struct TokenReader: Sendable {
     /// What an object-table slot holds.
     public enum SlotKind: UInt8, Hashable, Sendable {
         /// An object.
@@ -30,7 +30,7 @@ public struct TokenReader {
 
     /// What the reader is in the middle of. Plain integers only, so pushing and popping costs
     /// no reference counting.
-    struct Frame {
+    struct Frame: Sendable {
         enum Kind: UInt8 {
             /// Groups at the top level.
             case topLevel
@@ -66,11 +66,24 @@ public struct TokenReader {
     public let limits: DecodingLimits
     /// The shared-string table so far: the byte range of the text of each literal shared string.
     public internal(set) var sharedStringRanges: [Range<Int>] = []
+    /// The object table so far, one entry per slot: what it holds (``SlotKind`` raw value, low
+    /// two bits) and, for a class or C string, the shared-string slot of its text (the rest).
+    var slotEntries: [Int32] = []
+
     /// The object table so far: what each slot holds.
-    public internal(set) var objectSlots: [SlotKind] = []
-    /// Per object-table slot: the shared-string slot of the text of a class or C string, −1 for objects.
-    var slotTexts: [Int32] = []
-    /// The next object-table slot a new item takes. Equal to `objectSlots.count` while reading
+    public var objectSlots: [SlotKind] { slotEntries.indices.map { slotKind($0) } }
+
+    /// What object-table slot `index` holds, `nil` when it has not been read.
+    public func kind(ofSlot index: Int) -> SlotKind? {
+        index >= 0 && index < nextSlot ? slotKind(index) : nil
+    }
+
+    /// What object-table slot `index` (which must exist) holds.
+    @inline(__always)
+    func slotKind(_ index: Int) -> SlotKind {
+        SlotKind(rawValue: UInt8(truncatingIfNeeded: slotEntries[index] & 3)) ?? .object
+    }
+    /// The next object-table slot a new item takes. Equal to `slotEntries.count` while reading
     /// forward; smaller when re-reading part of an archive already read (the tables are full,
     /// and new items are checked against them instead of appended).
     var nextSlot = 0
@@ -100,21 +113,39 @@ public struct TokenReader {
         self.limits = limits
     }
 
+    /// Creates a reader over `bytes` that starts with the type strings `compiled` (taken from
+    /// an earlier reader's ``compiledTypeStrings``), so that type strings seen before are not
+    /// parsed again. Reading many small archives this way costs a fraction of reading each
+    /// afresh.
+    public init(bytes: [UInt8], limits: DecodingLimits = .default, compiled: CompiledTypeStrings) {
+        self.bytes = bytes
+        self.limits = limits
+        // Type strings compiled under another type-nesting limit are not trusted under this one.
+        if compiled.program.ops.count <= TypeProgram.maximumRememberedOperations,
+           compiled.program.typeNestingLimit == nil || compiled.program.typeNestingLimit == limits.maximumTypeNesting {
+            self.program = compiled.program
+        }
+    }
+
+    /// The type strings this reader has compiled, with those it started with: hand them to the
+    /// next reader (``init(bytes:limits:compiled:)``).
+    public var compiledTypeStrings: CompiledTypeStrings { CompiledTypeStrings(program: program) }
+
     /// The shared-string table so far: slot `i` is the text of the `i`-th literal shared string.
     public var sharedStrings: [ArraySlice<UInt8>] { sharedStringRanges.map { bytes[$0] } }
 
     /// For object-table slots that hold a class or C string, the shared-string slot of its text.
     public var slotText: [Int: Int] {
         var result: [Int: Int] = [:]
-        for (slot, text) in slotTexts.enumerated() where text >= 0 { result[slot] = Int(text) }
+        for slot in slotEntries.indices where slotKind(slot) != .object { result[slot] = Int(slotEntries[slot] >> 2) }
         return result
     }
 
     /// The text of the class or C string in object-table slot `index`, `nil` for an object or a
     /// slot not read yet.
     public func text(ofSlot index: Int) -> ArraySlice<UInt8>? {
-        guard index >= 0, index < slotTexts.count, slotTexts[index] >= 0 else { return nil }
-        return bytes[sharedStringRanges[Int(slotTexts[index])]]
+        guard index >= 0, index < nextSlot, slotKind(index) != .object else { return nil }
+        return bytes[sharedStringRanges[Int(slotEntries[index] >> 2)]]
     }
 
     /// The types of the type string in shared-string slot `index`, once a group has used it.
@@ -436,15 +467,14 @@ public struct TokenReader {
 
     /// Enters a new item of `kind` in the next object-table slot.
     @inline(__always)
-    mutating func newSlot(_ kind: SlotKind, text: Int = -1, at start: Int) throws(WireError) -> Int {
+    mutating func newSlot(_ kind: SlotKind, text: Int = 0, at start: Int) throws(WireError) -> Int {
         let index = nextSlot
-        if index == objectSlots.count {
+        if index == slotEntries.count {
             guard index < limits.maximumObjects else {
                 throw WireError(.limitExceeded, at: start, "more than \(limits.maximumObjects) objects, classes and C strings")
             }
-            objectSlots.append(kind)
-            slotTexts.append(Int32(truncatingIfNeeded: text))
-        } else if objectSlots[index] != kind {
+            slotEntries.append(Int32(truncatingIfNeeded: text) << 2 | Int32(kind.rawValue))
+        } else if slotKind(index) != kind {
             throw WireError(.invalidToken, at: start, "object-table slot #\(index) is not what the archive's index has there")
         }
         nextSlot = index + 1
@@ -457,7 +487,7 @@ public struct TokenReader {
         guard index >= 0, index < nextSlot else {
             throw WireError(.badReference, at: start, "\(describe(what)) refers to object #\(index), but only \(nextSlot) are defined")
         }
-        let kind = objectSlots[index]
+        let kind = slotKind(index)
         guard kind == first || kind == second else {
             let allowed = [first] + (second.map { [$0] } ?? [])
             throw WireError(.referenceKindMismatch, at: start, "\(describe(what)) refers to #\(index), which is a \(kind), not a \(allowed.map { "\($0)" }.joined(separator: " or "))")
@@ -481,6 +511,11 @@ public struct TokenReader {
         var limitsForTypes = ObjCTypeParser.Limits()
         limitsForTypes.maximumDepth = limits.maximumTypeNesting
         let text = bytes[sharedStringRanges[index]]
+        if let known = program.entry(for: text) {
+            parsedTypes[index] = known.types
+            programRanges[index] = known.range
+            return known.range
+        }
         let types: [ObjCType]
         do {
             types = try ObjCType.parseGroup(bytes: text, limits: limitsForTypes)
@@ -495,6 +530,7 @@ public struct TokenReader {
         }
         parsedTypes[index] = types
         let range = program.compile(types)
+        program.remember(text, range: range, types: types, typeNestingLimit: limits.maximumTypeNesting)
         programRanges[index] = range
         return range
     }
@@ -502,9 +538,10 @@ public struct TokenReader {
     @inline(__always)
     mutating func readGroupStart() throws(WireError) -> CompactToken {
         let start = offset
+        let depth = nesting
         if isStreamer3, let token = try readUntypedObjectIfPresent() {
             pending = token
-            return CompactToken(.untypedGroup, start: start, end: start, depth: nesting)
+            return CompactToken(.untypedGroup, start: start, end: start, depth: depth)
         }
         let (token, range) = try readTypeString()
         push(Frame(kind: .group, pc: Int32(range.lowerBound), end: Int32(range.upperBound)))
@@ -724,7 +761,8 @@ public struct TokenReader {
                 // the text's shared-string slot recorded once known.
                 let index = try newSlot(.cString, at: start)
                 _ = try readSharedString(into: &token, what: "the text of a C string", allowNil: false)
-                slotTexts[index] = Int32(truncatingIfNeeded: token.textIndex)
+                let entry = Int32(truncatingIfNeeded: token.textIndex) << 2 | Int32(SlotKind.cString.rawValue)
+                if slotEntries[index] != entry { slotEntries[index] = entry }  // equal when re-reading
                 token.form = .new
                 token.slot = index
             default:

@@ -3,7 +3,7 @@ import ObjCTypeEncoding
 /// A type string compiled for the token reader: a flat list of operations, so reading values
 /// never walks the recursive ``ObjCType`` tree (no reference counting, no recursion) — one
 /// switch on a small integer per value.
-struct TypeProgram {
+struct TypeProgram: Sendable {
     /// What an operation reads.
     enum Code: UInt8 {
         /// `c C B`: one raw byte.
@@ -46,7 +46,7 @@ struct TypeProgram {
     }
 
     /// One operation.
-    struct Op {
+    struct Op: Sendable {
         var code: Code
         /// Index into ``texts``: the encoding of the operation's type, for messages.
         var text: Int32
@@ -60,6 +60,48 @@ struct TypeProgram {
     /// Type encodings referred to by ``Op/text``.
     private(set) var texts: [String] = []
     private var textIndex: [String: Int32] = [:]
+
+    /// A compiled type string, remembered by its text.
+    struct Entry: Sendable {
+        var text: [UInt8]
+        var range: Range<Int>
+        var types: [ObjCType]
+    }
+    /// Compiled type strings by the hash of their text (one per hash; a colliding text is
+    /// compiled again rather than remembered).
+    private var entryByHash: [UInt64: Int] = [:]
+    private var entries: [Entry] = []
+    /// The ``DecodingLimits/maximumTypeNesting`` the remembered type strings were checked with.
+    private(set) var typeNestingLimit: Int?
+
+    /// The most operations a program keeps before ``CompiledTypeStrings`` starts afresh.
+    static let maximumRememberedOperations = 1 << 20
+
+    /// The compiled form of type string `text`, if compiled before.
+    func entry(for text: ArraySlice<UInt8>) -> Entry? {
+        guard let index = entryByHash[Self.hash(text)] else { return nil }
+        let entry = entries[index]
+        return entry.text.elementsEqual(text) ? entry : nil
+    }
+
+    /// Remembers that `text` compiled to operations `range` with `types`.
+    mutating func remember(_ text: ArraySlice<UInt8>, range: Range<Int>, types: [ObjCType], typeNestingLimit: Int) {
+        self.typeNestingLimit = typeNestingLimit
+        let hash = Self.hash(text)
+        guard entryByHash[hash] == nil else { return }
+        entryByHash[hash] = entries.count
+        entries.append(Entry(text: Array(text), range: range, types: types))
+    }
+
+    /// The number of type strings remembered.
+    var rememberedCount: Int { entries.count }
+
+    /// FNV-1a over the bytes.
+    private static func hash(_ text: ArraySlice<UInt8>) -> UInt64 {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in text { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
+        return hash
+    }
 
     /// Compiles `types` (one group) and returns the range of its operations.
     mutating func compile(_ types: [ObjCType]) -> Range<Int> {

@@ -55,7 +55,7 @@ struct TokenDescriber {
                 openObjects.append(index)
                 return "new object #\(index)"
             case .reference(let index, let width):
-                if reader.objectSlots.indices.contains(index), reader.objectSlots[index] == .class {
+                if reader.kind(ofSlot: index) == .class {
                     return "reference to class #\(index) \(slotName(index, reader))" + widthNote(width)
                 }
                 let name = objectClass[index].map { " (\($0))" } ?? ""

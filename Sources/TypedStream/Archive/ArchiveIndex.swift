@@ -1,0 +1,205 @@
+/// A whole archive read and checked once, kept as a compact index over its bytes: the object
+/// graph without copies.
+///
+/// Reading an index checks everything ``TokenReader`` checks (every value, length, reference
+/// and limit) and records where each object-table slot's item starts. Everything else — an
+/// object's class, a class's superclass, values — is read again from the bytes when asked for
+/// (``classSlot(ofObject:)``, ``tokens(ofObject:)``), and since the archive was checked as a
+/// whole, such a re-read meets the same tokens the first read did. That makes an index cheap —
+/// 8 bytes per object, class or C string on top of the input, plus the shared strings — and
+/// fast to build, so it suits large files and many small ones; ``ArchiveReader`` builds the
+/// editable graph of ``ArchivedObject``s instead.
+///
+/// ```swift
+/// let index = try ArchiveIndex(bytes: archive)
+/// if let root = index.rootObject {
+///     print(index.className(ofObject: root) ?? "?")
+///     var reader = index.tokens(ofObject: root)
+///     while let token = try reader.next() { print(token.kind) }
+/// }
+/// ```
+public struct ArchiveIndex: Sendable {
+    /// What an object-table slot holds (the same as ``TokenReader/SlotKind``).
+    public typealias SlotKind = TokenReader.SlotKind
+
+    /// The archive's bytes.
+    public var bytes: [UInt8] { reader.bytes }
+    /// The header.
+    public let header: StreamHeader
+    /// The reader as it was at the end: both reference tables complete, type strings compiled.
+    private let reader: TokenReader
+    /// Per object-table slot: the byte offset where its item starts (the `0x84` of a new
+    /// object, class or C string).
+    private let slotOffsets: [UInt32]
+    /// The byte offsets of the top-level groups.
+    public let topLevelGroupOffsets: [Int]
+    /// The object-table slot of the first object written at the top level, if any.
+    public let rootObject: Int?
+
+    /// Reads and checks `bytes`. Throws ``WireError`` exactly where ``TokenReader`` would.
+    /// Inputs must be smaller than 4 GiB (offsets are kept in 32 bits).
+    public init(bytes: [UInt8], limits: DecodingLimits = .default) throws(WireError) {
+        var compiled = CompiledTypeStrings()
+        try self.init(bytes: bytes, limits: limits, compiled: &compiled)
+    }
+
+    /// Reads and checks `bytes`, starting with the type strings in `compiled` and adding those
+    /// it compiles (see ``CompiledTypeStrings``): the way to index many small archives.
+    public init(bytes: [UInt8], limits: DecodingLimits = .default, compiled: inout CompiledTypeStrings) throws(WireError) {
+        guard bytes.count <= Int(UInt32.max) else {
+            throw WireError(.limitExceeded, at: 0, "the input has \(bytes.count) bytes; an index holds at most 4 GiB")
+        }
+        var reader = TokenReader(bytes: bytes, limits: limits, compiled: compiled)
+        defer { compiled = reader.compiledTypeStrings }
+        var builder = Builder()
+        // Small objects take about 16 bytes or more; reserving for that avoids regrowth.
+        builder.slotOffsets.reserveCapacity(bytes.count / 16)
+        reader.slotEntries.reserveCapacity(bytes.count / 16)
+        try reader.readToEnd(into: &builder)
+        guard let header = reader.header else { throw WireError(.badHeader, at: 0, "expected a header") }
+        self.header = header
+        self.reader = reader
+        self.slotOffsets = builder.slotOffsets
+        self.topLevelGroupOffsets = builder.topLevelGroups
+        self.rootObject = builder.root
+    }
+
+    /// Builds the index from the token stream.
+    private struct Builder: CompactTokenVisitor {
+        var slotOffsets: [UInt32] = []
+        var topLevelGroups: [Int] = []
+        var root: Int?
+
+        @inline(__always)
+        mutating func visit(_ token: CompactToken) -> Bool {
+            switch token.code {
+            case .typeString, .untypedGroup:
+                if token.depth == 0 { topLevelGroups.append(token.start) }
+            case .object:
+                if token.form == .new {
+                    newSlot(token)
+                    if root == nil, token.depth == 0 { root = token.slot }
+                }
+            case .classLink, .cString:
+                if token.form == .new { newSlot(token) }
+            default:
+                break
+            }
+            return true
+        }
+
+        @inline(__always)
+        mutating func newSlot(_ token: CompactToken) {
+            // Slots arrive in order: the reader numbers them as it meets them.
+            slotOffsets.append(UInt32(truncatingIfNeeded: token.start))
+        }
+    }
+
+    // MARK: - The object table
+
+    /// The number of object-table slots (objects, classes and C strings).
+    public var slotCount: Int { slotOffsets.count }
+
+    /// What slot `slot` holds, `nil` when there is no such slot.
+    public func kind(ofSlot slot: Int) -> SlotKind? {
+        reader.kind(ofSlot: slot)
+    }
+
+    /// The byte offset where the item in `slot` starts.
+    public func offset(ofSlot slot: Int) -> Int? {
+        slot >= 0 && slot < slotOffsets.count ? Int(slotOffsets[slot]) : nil
+    }
+
+    /// The class slot of the object in `slot`, `nil` when `slot` is not an object.
+    public func classSlot(ofObject slot: Int) -> Int? {
+        guard kind(ofSlot: slot) == .object else { return nil }
+        // The class link follows the object's `0x84`.
+        return link(at: Int(slotOffsets[slot]) + 1, nextSlot: slot + 1, skippingClass: false)
+    }
+
+    /// The superclass slot of the class in `slot`, `nil` for a root class or when `slot` is
+    /// not a class.
+    public func superclassSlot(ofClass slot: Int) -> Int? {
+        guard kind(ofSlot: slot) == .class else { return nil }
+        // The superclass link follows the class's own link (name and version).
+        return link(at: Int(slotOffsets[slot]), nextSlot: slot, skippingClass: true)
+    }
+
+    /// Re-reads the class link at `offset` (after skipping one new class link there when
+    /// `skippingClass`) and returns the slot it names: a new class's or a referenced one's.
+    private func link(at offset: Int, nextSlot: Int, skippingClass: Bool) -> Int? {
+        var part = reader
+        part.offset = offset
+        part.nextSlot = nextSlot
+        part.nextSharedString = literalsBefore(offset)
+        if skippingClass {
+            guard (try? part.readClassLink())?.form == .new else { return nil }
+        }
+        guard let link = try? part.readClassLink(), link.form != .null else { return nil }
+        return link.slot
+    }
+
+    /// The name of the class in `slot`, or the text of the C string in `slot`.
+    public func text(ofSlot slot: Int) -> ArraySlice<UInt8>? { reader.text(ofSlot: slot) }
+
+    /// The class name of the object in `slot`.
+    public func className(ofObject slot: Int) -> String? {
+        classSlot(ofObject: slot).flatMap { text(ofSlot: $0) }.map { String(decoding: $0, as: UTF8.self) }
+    }
+
+    /// The class names of the object in `slot`, its own class first, then its superclasses.
+    public func classChain(ofObject slot: Int) -> [String] {
+        var names: [String] = []
+        var current = classSlot(ofObject: slot)
+        while let c = current, names.count < slotOffsets.count, let name = text(ofSlot: c) {
+            names.append(String(decoding: name, as: UTF8.self))
+            current = superclassSlot(ofClass: c)
+        }
+        return names
+    }
+
+    /// The shared-string table: the text of each literal shared string, in slot order.
+    public var sharedStringCount: Int { reader.sharedStringRanges.count }
+
+    // MARK: - Reading parts again
+
+    /// A token reader over the object in `slot` alone: its `new` token, class chain, groups
+    /// (with every nested object) and end-of-object marker; then `nil`. Slot numbers,
+    /// shared-string numbers and offsets in its tokens are those of the whole archive; depths
+    /// count from the object (its `new` token has depth 0). Empty when `slot` is not an object.
+    public func tokens(ofObject slot: Int) -> TokenReader {
+        var part = reader
+        guard kind(ofSlot: slot) == .object else {
+            part.offset = part.bytes.count
+            return part
+        }
+        let start = Int(slotOffsets[slot])
+        part.offset = start
+        part.nextSlot = slot
+        part.nextSharedString = literalsBefore(start)
+        part.frames = []
+        part.top = TokenReader.Frame(kind: .singleObject)
+        part.nesting = 0
+        part.pending = nil
+        part.emptyValues = 0
+        // The object's head comes first; the frames for its chain and contents follow it.
+        part.offset = start + 1
+        guard let head = try? part.readObject(head: HeadByte.new, at: start) else {
+            part.offset = part.bytes.count
+            return part
+        }
+        part.pending = head
+        return part
+    }
+
+    /// The number of literal shared strings whose text starts before `offset`.
+    private func literalsBefore(_ offset: Int) -> Int {
+        let ranges = reader.sharedStringRanges
+        var low = 0, high = ranges.count
+        while low < high {
+            let middle = (low + high) / 2
+            if ranges[middle].lowerBound < offset { low = middle + 1 } else { high = middle }
+        }
+        return low
+    }
+}
