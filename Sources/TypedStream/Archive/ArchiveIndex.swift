@@ -192,13 +192,14 @@ public struct ArchiveIndex: Sendable {
         return part
     }
 
-    /// The number of literal shared strings whose text starts before `offset`.
+    /// The number of literal shared strings written before `offset` (whose text ends there or
+    /// earlier; an empty text counts too).
     private func literalsBefore(_ offset: Int) -> Int {
         let ranges = reader.sharedStringRanges
         var low = 0, high = ranges.count
         while low < high {
             let middle = (low + high) / 2
-            if ranges[middle].lowerBound < offset { low = middle + 1 } else { high = middle }
+            if ranges[middle].upperBound <= offset { low = middle + 1 } else { high = middle }
         }
         return low
     }

@@ -15,10 +15,21 @@ struct OneToken: CompactTokenVisitor {
     }
 }
 
+/// Keeps every token (``TokenReader/readAllCompact()``).
+struct TokenCollector: CompactTokenVisitor {
+    var tokens: [CompactToken] = []
+
+    @inline(__always)
+    mutating func visit(_ token: CompactToken) -> Bool {
+        tokens.append(token)
+        return true
+    }
+}
+
 /// What ``TokenReader/scanToEnd()`` saw: counts, and a checksum of every token's position so
 /// that no part of the work can be optimised away.
 public struct ScanSummary: Hashable, Sendable, CompactTokenVisitor {
-    /// Tokens read (after the header).
+    /// Tokens read, the header included.
     public var tokens = 0
     /// New objects read.
     public var objects = 0

@@ -90,9 +90,8 @@ public struct TokenReader: Sendable {
     /// The next shared-string slot a literal takes (as ``nextSlot``, for the shared-string table).
     var nextSharedString = 0
 
-    var parsedTypes: [[ObjCType]?] = []
-    /// Per shared-string slot: the range of its compiled operations (`nil` until used as a type).
-    var programRanges: [Range<Int>?] = []
+    /// Per shared-string slot: its compiled type string in ``program`` (−1 until used as a type).
+    var typeEntries: [Int32] = []
     var program = TypeProgram()
 
     /// The innermost frame; ``frames`` holds the ones around it.
@@ -150,7 +149,8 @@ public struct TokenReader: Sendable {
 
     /// The types of the type string in shared-string slot `index`, once a group has used it.
     public func types(ofSharedString index: Int) -> [ObjCType]? {
-        index >= 0 && index < parsedTypes.count ? parsedTypes[index] : nil
+        guard index >= 0, index < typeEntries.count, typeEntries[index] >= 0 else { return nil }
+        return program.types(ofEntry: Int(typeEntries[index]))
     }
 
     /// Whether every byte has been read and every object closed.
@@ -164,6 +164,15 @@ public struct TokenReader: Sendable {
     public mutating func next() throws(WireError) -> Token? {
         guard let compact = try nextCompact() else { return nil }
         return token(compact)
+    }
+
+    /// Reads every remaining token in plain-data form, the fast way (see ``scanToEnd()``).
+    /// The tokens are those ``nextCompact()`` gives, and so is the error. Throws ``WireError``.
+    public mutating func readAllCompact() throws(WireError) -> [CompactToken] {
+        var collector = TokenCollector()
+        collector.tokens.reserveCapacity(bytes.count / 4)
+        try readToEnd(into: &collector)
+        return collector.tokens
     }
 
     /// Reads every remaining token into an array. Throws ``WireError``.
@@ -194,7 +203,9 @@ public struct TokenReader: Sendable {
     }
 
     /// Reads the rest of the archive without handing out tokens, with every check ``next()``
-    /// makes, and returns what it saw. Throws ``WireError`` as ``next()`` does.
+    /// makes, and returns what it saw. Throws ``WireError`` as ``next()`` does. From the start
+    /// of a streamer-4 archive this takes the fast path: recursive descent instead of the
+    /// resumable frame stack (`TokenReader+Walk.swift`).
     public mutating func scanToEnd() throws(WireError) -> ScanSummary {
         var summary = ScanSummary()
         try readToEnd(into: &summary)
@@ -500,22 +511,25 @@ public struct TokenReader: Sendable {
     /// first time it is used.
     @inline(__always)
     mutating func program(forSharedString index: Int, at start: Int) throws(WireError) -> Range<Int> {
-        if index < programRanges.count, let range = programRanges[index] { return range }
+        if index < typeEntries.count {
+            let entry = typeEntries[index]
+            if entry >= 0 { return program.range(ofEntry: Int(entry)) }
+        }
         return try compileProgram(forSharedString: index, at: start)
     }
 
     @inline(never)
     private mutating func compileProgram(forSharedString index: Int, at start: Int) throws(WireError) -> Range<Int> {
-        while parsedTypes.count <= index { parsedTypes.append(nil) }
-        while programRanges.count <= index { programRanges.append(nil) }
-        var limitsForTypes = ObjCTypeParser.Limits()
-        limitsForTypes.maximumDepth = limits.maximumTypeNesting
+        if typeEntries.count <= index {
+            typeEntries.append(contentsOf: repeatElement(-1, count: index + 1 - typeEntries.count))
+        }
         let text = bytes[sharedStringRanges[index]]
         if let known = program.entry(for: text) {
-            parsedTypes[index] = known.types
-            programRanges[index] = known.range
-            return known.range
+            typeEntries[index] = Int32(known)
+            return program.range(ofEntry: known)
         }
+        var limitsForTypes = ObjCTypeParser.Limits()
+        limitsForTypes.maximumDepth = limits.maximumTypeNesting
         let types: [ObjCType]
         do {
             types = try ObjCType.parseGroup(bytes: text, limits: limitsForTypes)
@@ -528,11 +542,9 @@ public struct TokenReader: Sendable {
                 throw WireError(.badTypeString, at: start, "type string '\(String(decoding: text, as: UTF8.self))' holds '\(part.encoding)', which cannot be archived in a typedstream")
             }
         }
-        parsedTypes[index] = types
-        let range = program.compile(types)
-        program.remember(text, range: range, types: types, typeNestingLimit: limits.maximumTypeNesting)
-        programRanges[index] = range
-        return range
+        let entry = program.add(text, types: types, typeNestingLimit: limits.maximumTypeNesting)
+        typeEntries[index] = Int32(entry)
+        return program.range(ofEntry: entry)
     }
 
     @inline(__always)

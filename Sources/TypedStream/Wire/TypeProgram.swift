@@ -61,40 +61,47 @@ struct TypeProgram: Sendable {
     private(set) var texts: [String] = []
     private var textIndex: [String: Int32] = [:]
 
-    /// A compiled type string, remembered by its text.
-    struct Entry: Sendable {
-        var text: [UInt8]
-        var range: Range<Int>
-        var types: [ObjCType]
-    }
-    /// Compiled type strings by the hash of their text (one per hash; a colliding text is
-    /// compiled again rather than remembered).
+    /// The compiled type strings: their texts, operation ranges and types, by entry number.
+    private var entryTexts: [[UInt8]] = []
+    private var entryRanges: [Range<Int>] = []
+    private var entryTypes: [[ObjCType]] = []
+    /// Entry numbers by the hash of their text (the first entry of each hash; a colliding text
+    /// gets an entry of its own but is not found by text).
     private var entryByHash: [UInt64: Int] = [:]
-    private var entries: [Entry] = []
-    /// The ``DecodingLimits/maximumTypeNesting`` the remembered type strings were checked with.
+    /// The ``DecodingLimits/maximumTypeNesting`` the type strings were checked with.
     private(set) var typeNestingLimit: Int?
 
     /// The most operations a program keeps before ``CompiledTypeStrings`` starts afresh.
     static let maximumRememberedOperations = 1 << 20
 
-    /// The compiled form of type string `text`, if compiled before.
-    func entry(for text: ArraySlice<UInt8>) -> Entry? {
-        guard let index = entryByHash[Self.hash(text)] else { return nil }
-        let entry = entries[index]
-        return entry.text.elementsEqual(text) ? entry : nil
+    /// The entry of type string `text`, if compiled before.
+    func entry(for text: ArraySlice<UInt8>) -> Int? {
+        guard let entry = entryByHash[Self.hash(text)], entryTexts[entry].elementsEqual(text) else { return nil }
+        return entry
     }
 
-    /// Remembers that `text` compiled to operations `range` with `types`.
-    mutating func remember(_ text: ArraySlice<UInt8>, range: Range<Int>, types: [ObjCType], typeNestingLimit: Int) {
+    /// The operations of entry `entry`.
+    @inline(__always)
+    func range(ofEntry entry: Int) -> Range<Int> { entryRanges[entry] }
+
+    /// The types of entry `entry`.
+    func types(ofEntry entry: Int) -> [ObjCType] { entryTypes[entry] }
+
+    /// Compiles `types`, the parsed form of type string `text` (checked with the given type
+    /// nesting limit), and returns its entry number.
+    mutating func add(_ text: ArraySlice<UInt8>, types: [ObjCType], typeNestingLimit: Int) -> Int {
         self.typeNestingLimit = typeNestingLimit
+        let entry = entryTexts.count
+        entryTexts.append(Array(text))
+        entryRanges.append(compile(types))
+        entryTypes.append(types)
         let hash = Self.hash(text)
-        guard entryByHash[hash] == nil else { return }
-        entryByHash[hash] = entries.count
-        entries.append(Entry(text: Array(text), range: range, types: types))
+        if entryByHash[hash] == nil { entryByHash[hash] = entry }
+        return entry
     }
 
-    /// The number of type strings remembered.
-    var rememberedCount: Int { entries.count }
+    /// The number of type strings compiled.
+    var rememberedCount: Int { entryTexts.count }
 
     /// FNV-1a over the bytes.
     private static func hash(_ text: ArraySlice<UInt8>) -> UInt64 {
@@ -104,7 +111,7 @@ struct TypeProgram: Sendable {
     }
 
     /// Compiles `types` (one group) and returns the range of its operations.
-    mutating func compile(_ types: [ObjCType]) -> Range<Int> {
+    private mutating func compile(_ types: [ObjCType]) -> Range<Int> {
         let start = ops.count
         for type in types { emit(type) }
         return start..<ops.count
