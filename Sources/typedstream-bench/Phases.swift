@@ -7,6 +7,8 @@ enum Phase: String, CaseIterable, Sendable {
     case scan
     /// `ArchiveIndex(bytes:)`: bytes → checked, compact object graph over the input.
     case index
+    /// `ArchiveIndex.write()` of an index built beforehand: every token re-read and re-encoded.
+    case indexWrite = "index-write"
     /// `ArchiveReader.read`: bytes → lossless archive graph.
     case graph
     /// `Unarchiver` with the Foundation codecs → root object.
@@ -23,6 +25,7 @@ enum Phase: String, CaseIterable, Sendable {
         switch self {
         case .scan: "TokenReader.scanToEnd(): every token read and checked, none kept"
         case .index: "ArchiveIndex(bytes:): bytes → checked object graph index (values read on access)"
+        case .indexWrite: "ArchiveIndex.write() (index built before timing): every token re-read and encoded anew"
         case .graph: "ArchiveReader.read (bytes → archive graph)"
         case .typed: "Unarchiver(bytes:registry:).decodeRootObject() with the Foundation codecs + Model"
         case .natural: "typed decode + naturalValue(of: root)"
@@ -36,6 +39,7 @@ enum Phase: String, CaseIterable, Sendable {
 final class Workload {
     let archives: [[UInt8]]
     private var graphs: [Archive] = []
+    private var indexes: [ArchiveIndex] = []
 
     init(archives: [[UInt8]]) {
         self.archives = archives
@@ -45,6 +49,10 @@ final class Workload {
     func prepare(_ phase: Phase) throws {
         if phase == .encode {
             graphs = try archives.map { try ArchiveReader.read($0) }
+        }
+        if phase == .indexWrite {
+            var compiled = CompiledTypeStrings()
+            indexes = try archives.map { try ArchiveIndex(bytes: $0, compiled: &compiled) }
         }
     }
 
@@ -65,6 +73,8 @@ final class Workload {
         case .index:
             var compiled = CompiledTypeStrings()
             for bytes in archives { check &+= try ArchiveIndex(bytes: bytes, compiled: &compiled).slotCount }
+        case .indexWrite:
+            for index in indexes { check &+= try index.write().count }
         case .graph:
             for bytes in archives { check &+= try ArchiveReader.read(bytes).groups.count }
         case .typed:

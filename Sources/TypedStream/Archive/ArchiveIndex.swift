@@ -51,11 +51,17 @@ public struct ArchiveIndex: Sendable {
         }
         var reader = TokenReader(bytes: bytes, limits: limits, compiled: compiled)
         defer { compiled = reader.compiledTypeStrings }
-        var builder = Builder()
+        var builder = Builder(bytes: bytes)
         // Small objects take about 16 bytes or more; reserving for that avoids regrowth.
         builder.slotOffsets.reserveCapacity(bytes.count / 16)
         reader.slotEntries.reserveCapacity(bytes.count / 16)
-        try reader.readToEnd(into: &builder)
+        do {
+            try reader.readToEnd(into: &builder)
+        } catch {
+            // A graph error the builder found comes before whatever the reader met later.
+            throw builder.error ?? error
+        }
+        if let error = builder.error { throw error }
         guard let header = reader.header else { throw WireError(.badHeader, at: 0, "expected a header") }
         self.header = header
         self.reader = reader
@@ -64,11 +70,30 @@ public struct ArchiveIndex: Sendable {
         self.rootObject = builder.root
     }
 
-    /// Builds the index from the token stream.
+    /// Builds the index from the token stream, and checks what makes tokens a graph: every
+    /// object has a class, and no class chain loops (as ``ArchiveReader`` does).
     private struct Builder: CompactTokenVisitor {
+        let bytes: [UInt8]
         var slotOffsets: [UInt32] = []
         var topLevelGroups: [Int] = []
         var root: Int?
+        /// The first error found (the reader goes on; its tokens are still well-formed).
+        var error: WireError?
+        /// Where the class chain being read stands: after a new object, after a new class, or
+        /// neither.
+        var chain = Chain.none
+        /// The first class slot taken by the chain being read.
+        var chainStart = 0
+        /// The name (a range of the input) of the last class the chain took.
+        var lastName = 0..<0
+
+        enum Chain {
+            case none
+            case afterObject(Int)
+            case afterClass(Int)
+        }
+
+        init(bytes: [UInt8]) { self.bytes = bytes }
 
         @inline(__always)
         mutating func visit(_ token: CompactToken) -> Bool {
@@ -78,14 +103,46 @@ public struct ArchiveIndex: Sendable {
             case .object:
                 if token.form == .new {
                     newSlot(token)
+                    chain = .afterObject(token.slot)
+                    chainStart = token.slot + 1
                     if root == nil, token.depth == 0 { root = token.slot }
                 }
-            case .classLink, .cString:
+            case .classLink:
+                link(token)
+            case .cString:
                 if token.form == .new { newSlot(token) }
             default:
                 break
             }
             return true
+        }
+
+        @inline(__always)
+        mutating func link(_ token: CompactToken) {
+            switch chain {
+            case .afterObject(let object) where token.form == .null:
+                fail(WireError(.unexpectedHeadByte, at: token.start, "object #\(object) has no class (nil where its class should be)"))
+            case .afterClass where token.form == .reference && token.slot >= chainStart:
+                // Classes read before this chain have loop-free chains of their own; only a
+                // class of this chain can lead back.
+                let name = String(decoding: bytes[lastName], as: UTF8.self)
+                fail(WireError(.classChainLoop, at: token.start, "the superclass of class \(name) leads back to \(name): the class chain loops"))
+            case .none:
+                chainStart = token.slot
+            default:
+                break
+            }
+            if token.form == .new {
+                newSlot(token)
+                lastName = token.payload
+                chain = .afterClass(token.slot)
+            } else {
+                chain = .none
+            }
+        }
+
+        mutating func fail(_ found: WireError) {
+            if error == nil { error = found }
         }
 
         @inline(__always)
@@ -160,6 +217,45 @@ public struct ArchiveIndex: Sendable {
 
     /// The shared-string table: the text of each literal shared string, in slot order.
     public var sharedStringCount: Int { reader.sharedStringRanges.count }
+
+    // MARK: - Writing
+
+    /// Writes the archive again from the index: every token is read again and encoded anew by
+    /// ``TokenWriter`` with its recorded wire decisions (nothing is copied as a block), in
+    /// `byteOrder` — by default the archive's own, which gives back the same bytes.
+    public func write(byteOrder: ByteOrder? = nil) throws(WireError) -> [UInt8] {
+        var again = TokenReader(bytes: bytes, limits: reader.limits, compiled: reader.compiledTypeStrings)
+        var header = self.header
+        if let byteOrder { header.byteOrder = byteOrder }
+        var transcoder = Transcoder(source: bytes, header: header)
+        transcoder.writer = TokenWriter(capacity: bytes.count)
+        try again.readToEnd(into: &transcoder)
+        if let error = transcoder.error { throw error }
+        return transcoder.writer.bytes
+    }
+
+    /// Writes each token it is given; the header as `header` says.
+    private struct Transcoder: CompactTokenVisitor {
+        let source: [UInt8]
+        let header: StreamHeader
+        var writer = TokenWriter()
+        var error: WireError?
+
+        @inline(__always)
+        mutating func visit(_ token: CompactToken) -> Bool {
+            do {
+                if token.code == .header {
+                    try writer.write(.header(header))
+                } else {
+                    try writer.write(token, from: source)
+                }
+                return true
+            } catch {
+                self.error = error
+                return false
+            }
+        }
+    }
 
     // MARK: - Reading parts again
 

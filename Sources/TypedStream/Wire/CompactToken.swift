@@ -8,7 +8,7 @@
 ///
 /// | code | fields used |
 /// |---|---|
-/// | `header` | `value`/`width`: the system version (streamer version and byte order: ``TokenReader/header``) |
+/// | `header` | `value`/`width`: the system version; `slot`: the streamer version; `payload`: the signature (byte order) |
 /// | `typeString` | the text fields |
 /// | `integer`, `instanceSize` | `value`, `width` |
 /// | `float`, `double` | `form` `.ieee` (`value`: the IEEE bit pattern) or `.integral` (`value`, `width`) |
@@ -145,6 +145,121 @@ extension TokenReader {
         case .structEnd: return .structEnd
         case .ignored: return .ignored
         case .untypedGroup: return .untypedGroup
+        }
+    }
+}
+
+extension CompactToken {
+    /// The plain-data form of `kind` and its payload (string text, raw bytes, a header's
+    /// signature): the inverse of ``TokenReader/token(_:)``. Offsets and depth are zero.
+    public static func from(_ kind: TokenKind) -> (CompactToken, ArraySlice<UInt8>) {
+        var token = CompactToken(.header, start: 0, end: 0, depth: 0)
+        var payload: ArraySlice<UInt8> = []
+        func setText(_ text: SharedString) {
+            switch text.form {
+            case .literal(let index, let length):
+                token.textIndex = index
+                token.textWidth = length
+            case .reference(let index, let width):
+                token.textIndex = index
+                token.textWidth = width
+                token.textIsReference = true
+            }
+            payload = text.bytes
+        }
+        func setSlot(_ form: Form, _ slot: Int, _ width: IntegerWidth = .inline) {
+            token.form = form
+            token.slot = slot
+            token.width = width
+        }
+        switch kind {
+        case .header(let header):
+            token.slot = Int(header.streamerVersion)
+            token.value = header.systemVersion.value
+            token.width = header.systemVersion.width
+            payload = ArraySlice(header.byteOrder.signature)
+        case .typeString(let text):
+            token.code = .typeString
+            setText(text)
+        case .integer(let value):
+            token.code = .integer
+            token.value = value.value
+            token.width = value.width
+        case .float(let value, let form):
+            token.code = .float
+            setReal(&token, bits: UInt64(value.bitPattern), integral: Int64(exactly: value), form)
+        case .double(let value, let form):
+            token.code = .double
+            setReal(&token, bits: value.bitPattern, integral: Int64(exactly: value), form)
+        case .byte(let byte):
+            token.code = .byte
+            token.value = Int64(byte)
+        case .rawBytes(let bytes):
+            token.code = .rawBytes
+            payload = bytes
+        case .unsharedString(let bytes, let length):
+            token.code = .unsharedString
+            token.form = bytes == nil ? .null : .new
+            token.width = length
+            payload = bytes ?? []
+        case .sharedString(let text):
+            token.code = .sharedString
+            token.form = text == nil ? .null : .new
+            if let text { setText(text) }
+        case .cString(let form):
+            token.code = .cString
+            switch form {
+            case .null: token.form = .null
+            case .reference(let index, let width): setSlot(.reference, index, width)
+            case .literal(let index, let text):
+                setSlot(.new, index)
+                setText(text)
+            }
+        case .object(let form):
+            token.code = .object
+            switch form {
+            case .null: token.form = .null
+            case .reference(let index, let width): setSlot(.reference, index, width)
+            case .new(let index): setSlot(.new, index)
+            }
+        case .classLink(let form):
+            token.code = .classLink
+            switch form {
+            case .null: token.form = .null
+            case .reference(let index, let width): setSlot(.reference, index, width)
+            case .new(let index, let name, let version):
+                setSlot(.new, index, version.width)
+                token.value = version.value
+                setText(name)
+            }
+        case .instanceSize(let value):
+            token.code = .instanceSize
+            token.value = value.value
+            token.width = value.width
+        case .endOfObject: token.code = .endOfObject
+        case .arrayStart(let count):
+            token.code = .arrayStart
+            token.value = Int64(count)
+        case .arrayEnd: token.code = .arrayEnd
+        case .structStart: token.code = .structStart
+        case .structEnd: token.code = .structEnd
+        case .ignored: token.code = .ignored
+        case .untypedGroup: token.code = .untypedGroup
+        }
+        return (token, payload)
+    }
+
+    /// Sets a real's form: IEEE bits, or the integer it was written as (`integral`, which
+    /// ``TokenWriter`` has checked exists).
+    private static func setReal(_ token: inout CompactToken, bits: UInt64, integral: Int64?, _ form: RealForm) {
+        switch form {
+        case .ieee:
+            token.form = .ieee
+            token.value = Int64(bitPattern: bits)
+        case .integral(let width):
+            token.form = .integral
+            token.width = width
+            token.value = integral ?? 0
         }
     }
 }

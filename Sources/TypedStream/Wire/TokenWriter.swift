@@ -30,9 +30,24 @@ public struct TokenWriter {
     /// integral, a literal whose slot number disagrees with the stream so far. A refused token
     /// leaves the writer as it was; the error's offset is where the token would have started.
     public mutating func write(_ kind: TokenKind) throws(WireError) {
+        switch kind {
+        case .float(let value, .integral) where Int64(exactly: value) == nil:
+            throw invalid("float \(value) is marked integral but is not an integer")
+        case .double(let value, .integral) where Int64(exactly: value) == nil:
+            throw invalid("double \(value) is marked integral but is not an integer")
+        default:
+            break
+        }
+        let (token, payload) = CompactToken.from(kind)
+        try write(token, payload: payload)
+    }
+
+    /// Writes one token in plain-data form whose payload (string text, raw bytes, or a header's
+    /// signature) is `payload`. Throws as ``write(_:)-(TokenKind)`` does.
+    public mutating func write(_ token: CompactToken, payload: ArraySlice<UInt8>) throws(WireError) {
         let saved = (count: bytes.count, strings: sharedStringCount, slots: objectSlotCount, order: byteOrder, version: streamerVersion)
         do {
-            try encode(kind)
+            try encode(token, payload)
         } catch {
             bytes.removeSubrange(saved.count...)
             sharedStringCount = saved.strings
@@ -43,100 +58,79 @@ public struct TokenWriter {
         }
     }
 
-    private mutating func encode(_ kind: TokenKind) throws(WireError) {
-        switch kind {
-        case .header(let header):
+    /// Writes one token read from `source` (its payload is the token's ``CompactToken/payload``
+    /// range there): the way to copy or transcode an archive token by token.
+    @inline(__always)
+    public mutating func write(_ token: CompactToken, from source: [UInt8]) throws(WireError) {
+        try write(token, payload: source[token.payload])
+    }
+
+    private mutating func encode(_ token: CompactToken, _ payload: ArraySlice<UInt8>) throws(WireError) {
+        switch token.code {
+        case .header:
             guard bytes.isEmpty else { throw invalid("a header must come first") }
-            guard header.streamerVersion == 3 || header.streamerVersion == 4 else {
-                throw invalid("streamer version \(header.streamerVersion) cannot be written")
+            guard token.slot == 3 || token.slot == 4 else {
+                throw invalid("streamer version \(token.slot) cannot be written")
             }
-            byteOrder = header.byteOrder
-            streamerVersion = header.streamerVersion
-            bytes.append(header.streamerVersion)
+            guard let order = ByteOrder(signature: payload) else { throw invalid("a header needs the signature 'typedstream' or 'streamtyped'") }
+            byteOrder = order
+            streamerVersion = UInt8(token.slot)
+            bytes.append(streamerVersion)
             bytes.append(UInt8(StreamHeader.signatureLength))
-            bytes.append(contentsOf: header.byteOrder.signature)
-            try writeInteger(header.systemVersion)
-        case .typeString(let text):
-            try writeSharedString(text)
-        case .integer(let value):
-            try writeInteger(value)
-        case .float(let value, let form):
-            switch form {
-            case .ieee:
+            bytes.append(contentsOf: order.signature)
+            try writeInteger(token.value, width: token.width)
+        case .typeString:
+            try writeSharedString(token, payload)
+        case .integer, .instanceSize:
+            if token.code == .instanceSize, streamerVersion != 3 { throw invalid("an instance size exists only in streamer version 3") }
+            try writeInteger(token.value, width: token.width)
+        case .float, .double:
+            let isFloat = token.code == .float
+            if token.form == .ieee {
                 bytes.append(HeadByte.real)
-                appendFixed(UInt64(value.bitPattern), count: 4)
-            case .integral(let width):
-                guard let integer = Int64(exactly: value) else {
-                    throw invalid("float \(value) is marked integral but is not an integer")
-                }
-                try writeInteger(WireInteger(integer, width: width))
+                appendFixed(UInt64(bitPattern: token.value), count: isFloat ? 4 : 8)
+            } else {
+                // Integral: the value must be exactly representable in the real type.
+                let exact = isFloat ? Int64(exactly: Float(token.value)) == token.value : Int64(exactly: Double(token.value)) == token.value
+                guard exact else { throw invalid("\(isFloat ? "float" : "double") \(token.value) is marked integral but is not exactly representable") }
+                try writeInteger(token.value, width: token.width)
             }
-        case .double(let value, let form):
-            switch form {
-            case .ieee:
-                bytes.append(HeadByte.real)
-                appendFixed(value.bitPattern, count: 8)
-            case .integral(let width):
-                guard let integer = Int64(exactly: value) else {
-                    throw invalid("double \(value) is marked integral but is not an integer")
-                }
-                try writeInteger(WireInteger(integer, width: width))
-            }
-        case .byte(let byte):
-            bytes.append(byte)
-        case .rawBytes(let payload):
+        case .byte:
+            bytes.append(UInt8(truncatingIfNeeded: token.value))
+        case .rawBytes:
             bytes.append(contentsOf: payload)
-        case .unsharedString(let payload, let width):
-            guard let payload else {
+        case .unsharedString:
+            guard token.form != .null else {
                 bytes.append(HeadByte.null)
                 return
             }
-            try writeInteger(WireInteger(Int64(payload.count), width: width))
+            try writeInteger(Int64(payload.count), width: token.width)
             bytes.append(contentsOf: payload)
-        case .sharedString(let text):
-            guard let text else {
+        case .sharedString:
+            guard token.form != .null else {
                 bytes.append(HeadByte.null)
                 return
             }
-            try writeSharedString(text)
-        case .cString(let form):
-            switch form {
+            try writeSharedString(token, payload)
+        case .cString, .object, .classLink:
+            switch token.form {
             case .null:
                 bytes.append(HeadByte.null)
-            case .reference(let index, let width):
-                try writeObjectReference(index, width: width)
-            case .literal(let index, let text):
-                try claimObjectSlot(index)
+            case .reference:
+                try writeObjectReference(token.slot, width: token.width)
+            default:
+                // A class takes its slot after its name and version, a C string before its
+                // text; no other slot can be taken in between, so claiming first checks the
+                // same thing.
+                try claimObjectSlot(token.slot)
                 bytes.append(HeadByte.new)
-                try writeSharedString(text)
+                if token.code == .cString {
+                    try writeSharedString(token, payload)
+                } else if token.code == .classLink {
+                    try writeSharedString(token, payload)
+                    try writeInteger(token.value, width: token.width)
+                }
             }
-        case .object(let form):
-            switch form {
-            case .null:
-                bytes.append(HeadByte.null)
-            case .reference(let index, let width):
-                try writeObjectReference(index, width: width)
-            case .new(let index):
-                try claimObjectSlot(index)
-                bytes.append(HeadByte.new)
-            }
-        case .classLink(let form):
-            switch form {
-            case .null:
-                bytes.append(HeadByte.null)
-            case .reference(let index, let width):
-                try writeObjectReference(index, width: width)
-            case .new(let index, let name, let version):
-                // The class takes its slot after its name and version; no other slot can be
-                // taken in between, so claiming first checks the same thing.
-                try claimObjectSlot(index)
-                bytes.append(HeadByte.new)
-                try writeSharedString(name)
-                try writeInteger(version)
-            }
-        case .instanceSize(let value):
-            guard streamerVersion == 3 else { throw invalid("an instance size exists only in streamer version 3") }
-            try writeInteger(value)
         case .endOfObject:
             bytes.append(HeadByte.endOfObject)
         case .arrayStart, .arrayEnd, .structStart, .structEnd, .ignored, .untypedGroup:
@@ -164,28 +158,29 @@ public struct TokenWriter {
     }
 
     /// Writes an integer at its recorded width.
-    private mutating func writeInteger(_ integer: WireInteger) throws(WireError) {
-        guard integer.width.canHold(integer.value) else {
-            throw invalid("\(integer.value) does not fit the \(integer.width.name) width it is marked with")
+    @inline(__always)
+    private mutating func writeInteger(_ value: Int64, width: IntegerWidth) throws(WireError) {
+        guard width.canHold(value) else {
+            throw invalid("\(value) does not fit the \(width.name) width it is marked with")
         }
-        switch integer.width {
+        switch width {
         case .inline:
-            bytes.append(UInt8(bitPattern: Int8(integer.value)))
+            bytes.append(UInt8(truncatingIfNeeded: value))
         case .int16:
             bytes.append(HeadByte.int16)
-            appendFixed(UInt64(UInt16(bitPattern: Int16(integer.value))), count: 2)
+            appendFixed(UInt64(UInt16(truncatingIfNeeded: value)), count: 2)
         case .int32:
             bytes.append(HeadByte.int32)
-            appendFixed(UInt64(UInt32(bitPattern: Int32(integer.value))), count: 4)
+            appendFixed(UInt64(UInt32(truncatingIfNeeded: value)), count: 4)
         case .int64:
             bytes.append(HeadByte.int64)
-            appendFixed(UInt64(bitPattern: integer.value), count: 8)
+            appendFixed(UInt64(bitPattern: value), count: 8)
         }
     }
 
     private mutating func writeReferenceLabel(_ index: Int, width: IntegerWidth) throws(WireError) {
         guard width != .int64 else { throw invalid("references are never written as int64") }
-        try writeInteger(WireInteger(Int64(index) + HeadByte.referenceBias, width: width))
+        try writeInteger(Int64(index) + HeadByte.referenceBias, width: width)
     }
 
     private mutating func writeObjectReference(_ index: Int, width: IntegerWidth) throws(WireError) {
@@ -202,21 +197,22 @@ public struct TokenWriter {
         objectSlotCount += 1
     }
 
-    private mutating func writeSharedString(_ text: SharedString) throws(WireError) {
-        switch text.form {
-        case .literal(let index, let width):
+    /// Writes the shared string described by the text fields of `token`, whose text is `text`.
+    private mutating func writeSharedString(_ token: CompactToken, _ text: ArraySlice<UInt8>) throws(WireError) {
+        let index = token.textIndex
+        if token.textIsReference {
+            guard index >= 0, index < sharedStringCount else {
+                throw invalid("reference to shared string #\(index), but only \(sharedStringCount) have been written")
+            }
+            try writeReferenceLabel(index, width: token.textWidth)
+        } else {
             guard index == sharedStringCount else {
                 throw invalid("literal shared string claims slot #\(index), but the next slot is #\(sharedStringCount)")
             }
             sharedStringCount += 1
             bytes.append(HeadByte.new)
-            try writeInteger(WireInteger(Int64(text.bytes.count), width: width))
-            bytes.append(contentsOf: text.bytes)
-        case .reference(let index, let width):
-            guard index >= 0, index < sharedStringCount else {
-                throw invalid("reference to shared string #\(index), but only \(sharedStringCount) have been written")
-            }
-            try writeReferenceLabel(index, width: width)
+            try writeInteger(Int64(text.count), width: token.textWidth)
+            bytes.append(contentsOf: text)
         }
     }
 }
