@@ -561,7 +561,7 @@ public struct TokenReader: Sendable {
     }
 
     /// Reads a group's type string and returns it with the range of its compiled operations.
-    @inline(__always)
+    @_transparent  // inlined by force: see "Inlining" in TokenReader+Walk.swift
     mutating func readTypeString() throws(WireError) -> (CompactToken, Range<Int>) {
         let start = offset
         guard offset < bytes.count else {
@@ -669,7 +669,7 @@ public struct TokenReader: Sendable {
     }
 
     /// Reads an object whose head byte (at `start`) has been consumed, up to its class chain.
-    @inline(__always)
+    @_transparent  // inlined by force: see "Inlining" in TokenReader+Walk.swift
     mutating func readObjectHead(_ head: UInt8, at start: Int) throws(WireError) -> CompactToken {
         var token = CompactToken(.object, start: start, end: start, depth: nesting)
         switch head {
@@ -694,7 +694,7 @@ public struct TokenReader: Sendable {
 
     /// Reads one class link (its position is filled in by the caller); the chain is complete
     /// unless the link is `.new`.
-    @inline(__always)
+    @_transparent  // inlined by force: see "Inlining" in TokenReader+Walk.swift
     mutating func readClassLink() throws(WireError) -> CompactToken {
         let start = offset
         var token = CompactToken(.classLink, start: start, end: start, depth: 0)
@@ -723,7 +723,7 @@ public struct TokenReader: Sendable {
 
     /// Executes operation `pc`: reads one value, or opens or closes an array or struct.
     /// Returns `nil` when the operation only pushed a frame (a `#` chain).
-    @inline(__always)
+    @_transparent  // inlined by force: see "Inlining" in TokenReader+Walk.swift
     mutating func execute(_ pc: Int) throws(WireError) -> CompactToken? {
         let op = program.ops[pc]
         let start = offset
