@@ -13,7 +13,7 @@ public enum SharedStringDecision: Hashable, Sendable {
 /// identity (the same instance wherever the archive refers to the same table entry); everything
 /// else is a plain value. Optional wire decisions record how the value was written so the graph
 /// can be written back byte for byte; `nil` means "decide as NSArchiver does".
-public indirect enum ArchivedValue: Sendable {
+public enum ArchivedValue: Sendable {
     /// `s S i I l L q Q`: the value (sign-extended; reinterpret unsigned types by their width).
     case integer(Int64, width: IntegerWidth?)
     /// `f`.
