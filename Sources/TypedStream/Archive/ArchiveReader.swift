@@ -30,17 +30,25 @@ public enum ArchiveReader {
 
     /// Reads `bytes` into a graph. Throws ``WireError`` on malformed input.
     public static func read(_ bytes: [UInt8], limits: DecodingLimits = .default) throws(WireError) -> Archive {
-        var reader = TokenReader(bytes: bytes, limits: limits)
-        guard let first = try reader.next(), case .header(let header) = first.kind else {
-            throw WireError(.badHeader, at: 0, "expected a header")
-        }
-        var builder = Builder()
-        do {
-            while let token = try reader.next() {
-                var types: [ObjCType]? = nil
-                if case .typeString(let text) = token.kind { types = reader.types(ofSharedString: text.index) }
-                try builder.add(token, types: types)
+        var compiled = CompiledTypeStrings()
+        return try read(bytes, limits: limits, compiled: &compiled)
+    }
+
+    /// Reads `bytes` into a graph, starting with the type strings in `compiled` and adding those
+    /// it compiles (see ``CompiledTypeStrings``): the way to read many small archives.
+    public static func read(_ bytes: [UInt8], limits: DecodingLimits = .default, compiled: inout CompiledTypeStrings) throws(WireError) -> Archive {
+        var reader = TokenReader(bytes: bytes, limits: limits, compiled: compiled)
+        defer { compiled = reader.compiledTypeStrings }
+        var builder = Builder(bytes: bytes)
+        do throws(WireError) {
+            do {
+                try reader.readToEnd(into: &builder)
+            } catch {
+                // The builder's own error, if any, comes before whatever the reader met later.
+                throw builder.error ?? error
             }
+            if let error = builder.error { throw error }
+            guard let header = reader.header else { throw WireError(.badHeader, at: 0, "expected a header") }
             let groups = try builder.finish(at: bytes.count)
             return Archive(header: header, groups: groups, owning: builder.objects)
         } catch {
@@ -50,7 +58,12 @@ public enum ArchiveReader {
         }
     }
 
-    private struct Builder {
+    /// Builds the graph from the token stream. An error stops it (the first is kept in
+    /// ``error``; the reader goes on, but its later tokens are ignored).
+    private struct Builder: CompactTokenVisitor {
+        static var wantsTypes: Bool { true }
+        let bytes: [UInt8]
+        var error: WireError?
         var slots: [Slot] = []
         var stack: [Container] = [.root]
         var topGroups: [ArchivedGroup] = []
@@ -59,7 +72,24 @@ public enum ArchiveReader {
         /// Every object read, for the archive to own.
         var objects: [ArchivedObject] = []
 
-        func fail(_ token: Token, _ reason: String) -> WireError {
+        init(bytes: [UInt8]) { self.bytes = bytes }
+
+        mutating func visit(_ token: CompactToken) -> Bool {
+            visit(token, types: nil)
+        }
+
+        mutating func visit(_ token: CompactToken, types: [ObjCType]?) -> Bool {
+            guard error == nil else { return false }
+            do {
+                try add(token, types: types)
+                return true
+            } catch {
+                self.error = error
+                return false
+            }
+        }
+
+        func fail(_ token: CompactToken, _ reason: String) -> WireError {
             WireError(.invalidToken, at: token.start, reason)
         }
 
@@ -82,7 +112,7 @@ public enum ArchiveReader {
             }
         }
 
-        mutating func append(_ value: ArchivedValue, _ token: Token) throws(WireError) {
+        mutating func append(_ value: ArchivedValue, _ token: CompactToken) throws(WireError) {
             switch stack.last {
             case .group?:
                 openGroups[openGroups.count - 1].values.append(value)
@@ -93,14 +123,14 @@ public enum ArchiveReader {
             }
         }
 
-        func slot(_ index: Int, _ token: Token) throws(WireError) -> Slot {
+        func slot(_ index: Int, _ token: CompactToken) throws(WireError) -> Slot {
             guard index >= 0, index < slots.count else {
                 throw WireError(.badReference, at: token.start, "reference to object #\(index), but only \(slots.count) are defined")
             }
             return slots[index]
         }
 
-        mutating func newSlot(_ slot: Slot, index: Int, _ token: Token) throws(WireError) {
+        mutating func newSlot(_ slot: Slot, index: Int, _ token: CompactToken) throws(WireError) {
             guard index == slots.count else { throw fail(token, "object-table slot #\(index) out of order") }
             slots.append(slot)
         }
@@ -108,92 +138,103 @@ public enum ArchiveReader {
         /// The types of a streamer-3 group without a type string: one object.
         static let untypedGroupTypes: [ObjCType] = [.object(className: nil)]
 
-        static func decision(_ text: SharedString) -> SharedStringDecision {
-            switch text.form {
-            case .literal(_, let length): .literal(length: length)
-            case .reference(let index, let width): .reference(index: index, width: width)
-            }
+        /// How the token's shared string (its text fields) was written.
+        static func decision(_ token: CompactToken) -> SharedStringDecision {
+            token.textIsReference ? .reference(index: token.textIndex, width: token.textWidth) : .literal(length: token.textWidth)
         }
 
-        mutating func add(_ token: Token, types: [ObjCType]?) throws(WireError) {
-            switch token.kind {
+        /// The token's payload: its text or raw bytes, a slice of the input.
+        func payload(_ token: CompactToken) -> ArraySlice<UInt8> { bytes[token.payload] }
+
+        mutating func add(_ token: CompactToken, types: [ObjCType]?) throws(WireError) {
+            switch token.code {
             case .header:
-                throw fail(token, "a second header")
-            case .typeString(let text):
+                break  // the reader gives exactly one, first
+            case .typeString:
                 try closeGroupIfOpen()
                 guard let types else { throw fail(token, "type string not parsed") }
                 var values: [ArchivedValue] = []
                 values.reserveCapacity(types.count)
-                openGroups.append(ArchivedGroup(typeString: text.bytes, types: types, values: values, typeStringDecision: Self.decision(text), offset: token.start))
+                openGroups.append(ArchivedGroup(typeString: payload(token), types: types, values: values, typeStringDecision: Self.decision(token), offset: token.start))
                 stack.append(.group)
             case .untypedGroup:
                 try closeGroupIfOpen()
                 openGroups.append(ArchivedGroup(typeString: nil, types: Self.untypedGroupTypes, values: [], offset: token.start))
                 stack.append(.group)
-            case .integer(let value):
-                try append(.integer(value.value, width: value.width), token)
-            case .float(let value, let form):
-                try append(.float(value, form: form), token)
-            case .double(let value, let form):
-                try append(.double(value, form: form), token)
-            case .byte(let byte):
-                try append(.byte(byte), token)
-            case .rawBytes(let payload):
-                try append(.bytes(payload), token)
-            case .unsharedString(let payload, let width):
-                try append(.unsharedString(payload, lengthWidth: payload == nil ? nil : width), token)
-            case .sharedString(let text):
-                try append(.sharedString(text?.bytes, decision: text.map(Self.decision)), token)
-            case .cString(let form):
-                switch form {
+            case .integer:
+                try append(.integer(token.value, width: token.width), token)
+            case .float:
+                let value = token.form == .ieee ? Float(bitPattern: UInt32(truncatingIfNeeded: token.value)) : Float(token.value)
+                try append(.float(value, form: token.form == .ieee ? .ieee : .integral(token.width)), token)
+            case .double:
+                let value = token.form == .ieee ? Double(bitPattern: UInt64(bitPattern: token.value)) : Double(token.value)
+                try append(.double(value, form: token.form == .ieee ? .ieee : .integral(token.width)), token)
+            case .byte:
+                try append(.byte(UInt8(truncatingIfNeeded: token.value)), token)
+            case .rawBytes:
+                try append(.bytes(payload(token)), token)
+            case .unsharedString:
+                if token.form == .null {
+                    try append(.unsharedString(nil, lengthWidth: nil), token)
+                } else {
+                    try append(.unsharedString(payload(token), lengthWidth: token.width), token)
+                }
+            case .sharedString:
+                if token.form == .null {
+                    try append(.sharedString(nil, decision: nil), token)
+                } else {
+                    try append(.sharedString(payload(token), decision: Self.decision(token)), token)
+                }
+            case .cString:
+                switch token.form {
                 case .null:
                     try append(.cString(nil, referenceWidth: nil), token)
-                case .reference(let index, let width):
-                    guard case .cString(let entry) = try slot(index, token) else {
-                        throw WireError(.referenceKindMismatch, at: token.start, "C string reference to #\(index), which is not a C string")
+                case .reference:
+                    guard case .cString(let entry) = try slot(token.slot, token) else {
+                        throw WireError(.referenceKindMismatch, at: token.start, "C string reference to #\(token.slot), which is not a C string")
                     }
-                    try append(.cString(entry, referenceWidth: width), token)
-                case .literal(let index, let text):
-                    let entry = ArchivedCString(text: text.bytes)
-                    entry.textDecision = Self.decision(text)
-                    entry.sourceIndex = index
-                    try newSlot(.cString(entry), index: index, token)
+                    try append(.cString(entry, referenceWidth: token.width), token)
+                default:
+                    let entry = ArchivedCString(text: payload(token))
+                    entry.textDecision = Self.decision(token)
+                    entry.sourceIndex = token.slot
+                    try newSlot(.cString(entry), index: token.slot, token)
                     try append(.cString(entry, referenceWidth: nil), token)
                 }
-            case .object(let form):
-                switch form {
+            case .object:
+                switch token.form {
                 case .null:
                     try append(.object(nil, referenceWidth: nil), token)
-                case .reference(let index, let width):
-                    switch try slot(index, token) {
-                    case .object(let object): try append(.object(object, referenceWidth: width), token)
-                    case .class(let entry): try append(.objectSlotClass(entry, referenceWidth: width), token)
+                case .reference:
+                    switch try slot(token.slot, token) {
+                    case .object(let object): try append(.object(object, referenceWidth: token.width), token)
+                    case .class(let entry): try append(.objectSlotClass(entry, referenceWidth: token.width), token)
                     case .cString:
-                        throw WireError(.referenceKindMismatch, at: token.start, "object reference to #\(index), which is a C string")
+                        throw WireError(.referenceKindMismatch, at: token.start, "object reference to #\(token.slot), which is a C string")
                     }
-                case .new(let index):
+                default:
                     // The class is filled in when its chain has been read.
                     let object = ArchivedObject(archivedClass: ArchivedClass.placeholder)
-                    object.sourceIndex = index
+                    object.sourceIndex = token.slot
                     object.sourceOffset = token.start
                     objects.append(object)
-                    try newSlot(.object(object), index: index, token)
+                    try newSlot(.object(object), index: token.slot, token)
                     try append(.object(object, referenceWidth: nil), token)
                     stack.append(.objectChain(object, last: nil))
                 }
-            case .classLink(let form):
-                try addClassLink(form, token)
-            case .instanceSize(let value):
+            case .classLink:
+                try addClassLink(token)
+            case .instanceSize:
                 guard case .objectContents(let object)? = stack.last else { throw fail(token, "instance size outside an object") }
-                object.instanceSize = value
+                object.instanceSize = WireInteger(token.value, width: token.width)
             case .endOfObject:
                 try closeGroupIfOpen()
                 guard case .objectContents(let object)? = stack.last else { throw fail(token, "end of object outside an object") }
                 object.endOffset = token.start
                 stack.removeLast()
-            case .arrayStart(let count):
+            case .arrayStart:
                 var values: [ArchivedValue] = []
-                values.reserveCapacity(count)
+                values.reserveCapacity(Int(token.value))
                 openLists.append(values)
                 stack.append(.array)
             case .structStart:
@@ -215,7 +256,7 @@ public enum ArchiveReader {
         /// Throws when making `superclass` the superclass of `last` would close a loop: a class
         /// that is (directly or through its superclasses) its own superclass. Chains already in
         /// the graph are loop-free, so the walk ends within the number of slots.
-        func refuseLoop(linking superclass: ArchivedClass?, below last: ArchivedClass, _ token: Token) throws(WireError) {
+        func refuseLoop(linking superclass: ArchivedClass?, below last: ArchivedClass, _ token: CompactToken) throws(WireError) {
             var current = superclass
             var steps = 0
             while let entry = current, steps <= slots.count {
@@ -227,26 +268,26 @@ public enum ArchiveReader {
             }
         }
 
-        mutating func addClassLink(_ form: ClassForm, _ token: Token) throws(WireError) {
+        mutating func addClassLink(_ token: CompactToken) throws(WireError) {
             // Resolve the link into a class (or the end of the chain).
             var linked: ArchivedClass? = nil
             var width: IntegerWidth? = nil
             var ends = true
-            switch form {
+            switch token.form {
             case .null:
                 break
-            case .reference(let index, let w):
-                guard case .class(let entry) = try slot(index, token) else {
-                    throw WireError(.referenceKindMismatch, at: token.start, "class reference to #\(index), which is not a class")
+            case .reference:
+                guard case .class(let entry) = try slot(token.slot, token) else {
+                    throw WireError(.referenceKindMismatch, at: token.start, "class reference to #\(token.slot), which is not a class")
                 }
                 linked = entry
-                width = w
-            case .new(let index, let name, let version):
-                let entry = ArchivedClass(name: name.bytes, version: version.value)
-                entry.nameDecision = Self.decision(name)
-                entry.versionWidth = version.width
-                entry.sourceIndex = index
-                try newSlot(.class(entry), index: index, token)
+                width = token.width
+            default:
+                let entry = ArchivedClass(name: payload(token), version: token.value)
+                entry.nameDecision = Self.decision(token)
+                entry.versionWidth = token.width
+                entry.sourceIndex = token.slot
+                try newSlot(.class(entry), index: token.slot, token)
                 linked = entry
                 ends = false
             }

@@ -1,7 +1,31 @@
+import ObjCTypeEncoding
+
 /// Receives tokens from the reader's inlined reading loop (``TokenReader/read(into:)``).
 protocol CompactTokenVisitor {
+    /// Whether type-string tokens should come with their parsed types
+    /// (``visit(_:types:)``). A static choice, so visitors that do not need them pay nothing.
+    static var wantsTypes: Bool { get }
     /// Receives the next token; returns false to pause reading after it.
     mutating func visit(_ token: CompactToken) -> Bool
+    /// Receives a type-string token with the types it parsed to (only when ``wantsTypes``).
+    mutating func visit(_ token: CompactToken, types: [ObjCType]?) -> Bool
+}
+
+extension CompactTokenVisitor {
+    static var wantsTypes: Bool { false }
+
+    mutating func visit(_ token: CompactToken, types: [ObjCType]?) -> Bool { visit(token) }
+}
+
+extension TokenReader {
+    /// Hands `token` to `visitor`, with the types of its type string when the visitor wants them.
+    @inline(__always)
+    func hand<Visitor: CompactTokenVisitor>(_ token: CompactToken, to visitor: inout Visitor) -> Bool {
+        if Visitor.wantsTypes, token.code == .typeString {
+            return visitor.visit(token, types: types(ofSharedString: token.textIndex))
+        }
+        return visitor.visit(token)
+    }
 }
 
 /// Takes one token and pauses: the pull interface (``TokenReader/nextCompact()``).

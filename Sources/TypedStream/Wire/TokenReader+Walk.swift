@@ -33,7 +33,7 @@ extension TokenReader {
     /// Reads one group: its type string and its values.
     mutating func walkGroup<Visitor: CompactTokenVisitor>(_ visitor: inout Visitor) throws(WireError) {
         let (token, range) = try readTypeString()
-        _ = visitor.visit(token)
+        _ = hand(token, to: &visitor)
         var pc = range.lowerBound
         while pc < range.upperBound {
             pc = try walkOperation(pc, &visitor)

@@ -292,7 +292,7 @@ public struct TokenReader: Sendable {
                 value.width = size.width
                 token = value
             }
-            guard visitor.visit(token) else { return false }
+            guard hand(token, to: &visitor) else { return false }
             if let token = pending {
                 pending = nil
                 guard visitor.visit(token) else { return false }
