@@ -52,9 +52,13 @@ public struct ArchiveIndex: Sendable {
         var reader = TokenReader(bytes: bytes, limits: limits, compiled: compiled)
         defer { compiled = reader.compiledTypeStrings }
         var builder = Builder(bytes: bytes)
-        // Small objects take about 16 bytes or more; reserving for that avoids regrowth.
-        builder.slotOffsets.reserveCapacity(bytes.count / 16)
-        reader.slotEntries.reserveCapacity(bytes.count / 16)
+        // Every new object, class and C string starts with a 0x84 byte, so their count is at
+        // most the number of those bytes: reserving that avoids regrowth (which would double
+        // the tables' memory at its peak) at the cost of one quick pass over the bytes.
+        // (Capped, so that a file of 0x84 bytes cannot make it reserve much more than its size.)
+        let estimate = min(Self.countNewTags(bytes), bytes.count / 4, limits.maximumObjects)
+        builder.slotOffsets.reserveCapacity(estimate)
+        reader.slotEntries.reserveCapacity(estimate)
         do {
             try reader.readToEnd(into: &builder)
         } catch {
@@ -68,6 +72,15 @@ public struct ArchiveIndex: Sendable {
         self.slotOffsets = builder.slotOffsets
         self.topLevelGroupOffsets = builder.topLevelGroups
         self.rootObject = builder.root
+    }
+
+    /// The number of `0x84` bytes in `bytes`: an upper bound on the object-table slots.
+    private static func countNewTags(_ bytes: [UInt8]) -> Int {
+        bytes.withUnsafeBufferPointer { buffer in
+            var count = 0
+            for byte in buffer where byte == HeadByte.new { count &+= 1 }
+            return count
+        }
     }
 
     /// Builds the index from the token stream, and checks what makes tokens a graph: every
