@@ -168,4 +168,24 @@ struct FastPathTests {
         }
         #expect(written > 0)
     }
+
+    /// The README's "fast level" example, on the samples: every root has a class chain that
+    /// ends in a root class, and its tokens read to its end.
+    @Test func readmeIndexExample() throws {
+        let messageBodies = Corpus.samples.filter { !$0.name.hasPrefix("malformed/") && $0.name.hasSuffix(".typedstream") }.map(\.bytes)
+        #expect(!messageBodies.isEmpty)
+        var compiled = CompiledTypeStrings()
+        var roots = 0
+        for blob in messageBodies {
+            let index = try ArchiveIndex(bytes: blob, compiled: &compiled)
+            guard let root = index.rootObject else { continue }
+            #expect(!index.classChain(ofObject: root).isEmpty)
+            var tokens = index.tokens(ofObject: root)
+            var last: CompactToken?
+            while let token = try tokens.nextCompact() { last = token }
+            #expect(last?.code == .endOfObject && last?.depth == 0)
+            roots += 1
+        }
+        #expect(roots > 0)
+    }
 }
