@@ -228,7 +228,7 @@ public struct ArchiveIndex: Sendable {
         return names
     }
 
-    /// The shared-string table: the text of each literal shared string, in slot order.
+    /// The number of entries in the shared-string table (literal shared strings).
     public var sharedStringCount: Int { reader.sharedStringRanges.count }
 
     // MARK: - Writing

@@ -46,7 +46,7 @@ public struct TokenReader: Sendable {
             case instanceSize
             /// An object's groups until its end-of-object marker.
             case objectContents
-            /// Reading one object only (see ``TokenReader/init(resumingAt:)``): done when it closes.
+            /// Reading one object only (``ArchiveIndex/tokens(ofObject:)``): done when it closes.
             case singleObject
         }
         var kind: Kind
