@@ -198,10 +198,7 @@ public struct ArchiveIndex: Sendable {
     /// Re-reads the class link at `offset` (after skipping one new class link there when
     /// `skippingClass`) and returns the slot it names: a new class's or a referenced one's.
     private func link(at offset: Int, nextSlot: Int, skippingClass: Bool) -> Int? {
-        var part = reader
-        part.offset = offset
-        part.nextSlot = nextSlot
-        part.nextSharedString = literalsBefore(offset)
+        var part = partReader(at: offset, nextSlot: nextSlot)
         if skippingClass {
             guard (try? part.readClassLink())?.form == .new else { return nil }
         }
@@ -277,27 +274,31 @@ public struct ArchiveIndex: Sendable {
     /// shared-string numbers and offsets in its tokens are those of the whole archive; depths
     /// count from the object (its `new` token has depth 0). Empty when `slot` is not an object.
     public func tokens(ofObject slot: Int) -> TokenReader {
-        var part = reader
-        guard kind(ofSlot: slot) == .object else {
-            part.offset = part.bytes.count
-            return part
-        }
+        guard kind(ofSlot: slot) == .object else { return partReader(at: bytes.count, nextSlot: slotCount) }
         let start = Int(slotOffsets[slot])
-        part.offset = start
-        part.nextSlot = slot
-        part.nextSharedString = literalsBefore(start)
-        part.frames = []
-        part.top = TokenReader.Frame(kind: .singleObject)
-        part.nesting = 0
-        part.pending = nil
-        part.emptyValues = 0
         // The object's head comes first; the frames for its chain and contents follow it.
-        part.offset = start + 1
+        var part = partReader(at: start + 1, nextSlot: slot)
+        part.top = TokenReader.Frame(kind: .singleObject)
         guard let head = try? part.readObject(head: HeadByte.new, at: start) else {
             part.offset = part.bytes.count
             return part
         }
         part.pending = head
+        return part
+    }
+
+    /// The reader as it was at the end (tables complete), set to read again from `offset`,
+    /// where the next new item takes object-table slot `nextSlot`: nothing open, nothing pending.
+    private func partReader(at offset: Int, nextSlot: Int) -> TokenReader {
+        var part = reader
+        part.offset = offset
+        part.nextSlot = nextSlot
+        part.nextSharedString = literalsBefore(offset)
+        part.frames = []
+        part.top = TokenReader.Frame(kind: .topLevel)
+        part.nesting = 0
+        part.pending = nil
+        part.emptyValues = 0
         return part
     }
 

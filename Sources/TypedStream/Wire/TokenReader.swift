@@ -108,8 +108,7 @@ public struct TokenReader: Sendable {
 
     /// Creates a reader over `bytes`.
     public init(bytes: [UInt8], limits: DecodingLimits = .default) {
-        self.bytes = bytes
-        self.limits = limits
+        self.init(bytes: bytes, limits: limits, compiled: CompiledTypeStrings())
     }
 
     /// Creates a reader over `bytes` that starts with the type strings `compiled` (taken from
