@@ -1,19 +1,21 @@
-/// The fast way through a whole archive: recursive descent instead of the resumable frame
-/// stack of ``TokenReader/nextCompact()``.
+/// The fast way through a whole archive: one loop over the bytes with its cursor, frame stack
+/// and type program in local variables, instead of the resumable reader of
+/// ``TokenReader/nextCompact()`` that keeps them in the reader between tokens.
 ///
-/// It reads with the same primitives (every value, string, slot and limit check is the same
-/// code) and hands the visitor the same tokens in the same order; only the control flow differs —
-/// groups, objects and arrays become calls, so nothing is pushed or popped per group and no
-/// token has to be returned through a resumable loop. Recursion is bounded by
-/// ``DecodingLimits/maximumNesting`` (three small frames per level). Streamer-3 archives, whose
-/// untyped objects need look-ahead, take the frame-stack path.
+/// **Same tokens, same checks.** The walk hands the visitor exactly the tokens the pull reader
+/// gives, in the same order, and accepts exactly what it accepts: every value, string, slot,
+/// length and limit check of the pull reader is made here too (the tables — shared strings,
+/// object-table slots, compiled type strings — are the reader's own and are entered through the
+/// same functions). `FastPathTests` and the `tokenreader` fuzz target hold the two equal.
 ///
-/// **Inlining.** The value reader (`execute`), the object head, class links and type strings
-/// are marked `@_transparent` rather than `@inline(__always)`: with the latter the optimizer's
-/// cost model still declined to inline them into these recursive functions (`-Rpass-missed=
-/// sil-inliner` says "not profitable", cost 639–2228), and every call then built a whole
-/// ``CompactToken`` in memory. Forced inlining lets the unused fields vanish; it took 15 % off
-/// the instructions of a scan (callgrind, docs/performance.md).
+/// **Errors.** Where a check fails the walk does not word the error itself: it reads the input
+/// again from the start with the pull reader, whose error (code, offset, message) it throws. So
+/// there is one wording of every error, and malformed input costs at most a second reading.
+/// Checks whose failure is worded by a shared function (the table limits, type strings that do
+/// not parse) throw directly.
+///
+/// Streamer-3 archives, whose untyped objects need look-ahead, and readers already part-way
+/// through a group take the pull reader's path.
 extension TokenReader {
     /// Reads from the current position to the end, handing every token to `visitor`.
     @inline(__always)
@@ -25,92 +27,435 @@ extension TokenReader {
             while try !read(into: &visitor) {}
             return
         }
-        while offset < bytes.count {
-            try walkGroup(&visitor)
+        let input = bytes
+        try input.withUnsafeBufferPointer { (buffer) throws(WireError) in
+            guard let base = buffer.baseAddress else { return }
+            try walk(base, buffer.count, &visitor)
         }
     }
 
-    /// Reads one group: its type string and its values.
-    mutating func walkGroup<Visitor: CompactTokenVisitor>(_ visitor: inout Visitor) throws(WireError) {
-        let (token, range) = try readTypeString()
-        _ = hand(token, to: &visitor)
-        var pc = range.lowerBound
-        while pc < range.upperBound {
-            pc = try walkOperation(pc, &visitor)
+    /// The error the pull reader meets in this input, which the walk has found malformed.
+    @inline(never)
+    func firstError(foundNear position: Int) -> WireError {
+        var again = TokenReader(bytes: bytes, limits: limits)
+        do {
+            while try again.nextCompact() != nil {}
+        } catch {
+            return error
         }
+        // The two readers disagree: a defect of this package, reported rather than trapped.
+        return WireError(.invalidToken, at: position, "the archive was refused near offset \(position) by the fast reader but not by the token reader (please report this file)")
     }
 
-    /// Reads the value of operation `pc`; returns the next operation's index.
-    @inline(__always)
-    mutating func walkOperation<Visitor: CompactTokenVisitor>(_ pc: Int, _ visitor: inout Visitor) throws(WireError) -> Int {
-        let op = program.ops[pc]
-        switch op.code {
-        case .object:
-            let start = offset
-            let head = try readByte("an object (@)")
-            let token = try readObjectHead(head, at: start)
-            _ = visitor.visit(token)
-            if token.form == .new { try walkObjectBody(&visitor) }
-            return pc + 1
-        case .classChain:
-            try walkClassChain(&visitor)
-            return pc + 1
-        case .arrayStart:
-            try walkArray(pc, &visitor)
-            return Int(op.c) + 1
-        default:
-            if let token = try execute(pc) { _ = visitor.visit(token) }
-            return pc + 1
-        }
-    }
+    /// The walk over `count` bytes at `base` (the reader's ``bytes``) from ``offset``.
+    mutating func walk<Visitor: CompactTokenVisitor>(_ base: UnsafePointer<UInt8>, _ count: Int, _ visitor: inout Visitor) throws(WireError) {
+        var cursor = ByteCursor(base: base, count: count, offset: offset, littleEndian: littleEndian)
+        var stack = FrameStack()
+        defer { stack.deallocate() }
+        var frame = Frame(kind: .topLevel)
+        var ops = program.ops
+        let maximumNesting = limits.maximumNesting
 
-    /// Reads a `[N t]` array of non-byte elements starting at operation `pc`.
-    mutating func walkArray<Visitor: CompactTokenVisitor>(_ pc: Int, _ visitor: inout Visitor) throws(WireError) {
-        // `execute` checks the count and nesting and emits the start; its frame is not needed.
-        guard let token = try execute(pc) else { return }
-        pop()
-        _ = visitor.visit(token)
-        let op = program.ops[pc]
-        let bodyEnd = Int(op.c)
-        for _ in 0..<Int(token.value) {
-            var element = pc + 1
-            while element < bodyEnd {
-                element = try walkOperation(element, &visitor)
+        while true {
+            let here = cursor.offset
+            // The operation to execute next.
+            let pc: Int
+            switch frame.kind {
+            case .topLevel, .objectContents:
+                if frame.kind == .topLevel {
+                    if cursor.offset == count {
+                        offset = count
+                        return
+                    }
+                } else {
+                    guard let head = cursor.peek() else { throw firstError(foundNear: here) }
+                    if head == HeadByte.endOfObject {
+                        cursor.offset += 1
+                        nesting -= 1
+                        _ = visitor.visit(CompactToken(.endOfObject, start: here, end: cursor.offset, depth: nesting))
+                        frame = stack.pop()
+                        continue
+                    }
+                }
+                // A group: its type string, then its values.
+                guard let head = cursor.peek(), head != HeadByte.null,
+                      head == HeadByte.new || HeadByte.isInline(head) || head == HeadByte.int16 || head == HeadByte.int32
+                else { throw firstError(foundNear: here) }
+                var token = CompactToken(.typeString, start: here, end: here, depth: nesting)
+                guard try walkSharedString(&cursor, into: &token, allowNil: false) else { throw firstError(foundNear: here) }
+                token.end = cursor.offset
+                let known = ops.count
+                let range = try program(forSharedString: token.textIndex, at: here)
+                if program.ops.count != known { ops = program.ops }
+                _ = hand(token, to: &visitor)
+                if range.isEmpty { continue }
+                pc = range.lowerBound
+                // A group of one value needs no frame of its own (unless it is an array, whose
+                // frame says where the group resumes).
+                if range.count > 1 || ops[pc].code == .arrayStart {
+                    stack.push(frame)
+                    frame = Frame(kind: .group, pc: Int32(pc + 1), end: Int32(range.upperBound))
+                }
+            case .group, .array:
+                if frame.pc == frame.end {
+                    if frame.kind == .group {
+                        frame = stack.pop()
+                    } else if frame.remaining > 1 {
+                        frame.remaining -= 1
+                        frame.pc = frame.bodyStart
+                    } else {
+                        frame = stack.pop()
+                        nesting -= 1
+                        _ = visitor.visit(CompactToken(.arrayEnd, start: here, end: here, depth: nesting))
+                    }
+                    continue
+                }
+                pc = Int(frame.pc)
+                frame.pc += 1
+                // A group is done after its last value: leave its frame now (unless the value
+                // is an array, which sets where the group resumes).
+                if frame.kind == .group, frame.pc == frame.end, ops[pc].code != .arrayStart {
+                    frame = stack.pop()
+                }
+            default:
+                // Only the pull reader opens the other frames.
+                throw firstError(foundNear: here)
             }
+
+            // One value (or the start or end of an array or struct) of a group or array body.
+            let start = cursor.offset
+            let op = ops[pc]
+            var token = CompactToken(.integer, start: start, end: start, depth: nesting)
+            switch op.code {
+            case .rawByte:
+                guard let byte = cursor.next() else { throw firstError(foundNear: start) }
+                token.code = .byte
+                token.value = Int64(byte)
+            case .short, .integer:
+                guard let head = cursor.next(),
+                      let value = cursor.integer(head: head, allowInt32: op.code == .integer, allowInt64: op.code == .integer)
+                else { throw firstError(foundNear: start) }
+                token.value = value.value
+                token.width = value.width
+            case .float, .double:
+                let isFloat = op.code == .float
+                token.code = isFloat ? .float : .double
+                guard let head = cursor.next() else { throw firstError(foundNear: start) }
+                if head == HeadByte.real {
+                    guard let bits = cursor.fixed(isFloat ? 4 : 8) else { throw firstError(foundNear: start) }
+                    token.form = .ieee
+                    token.value = Int64(bitPattern: bits)
+                } else {
+                    guard let value = cursor.integer(head: head, allowInt32: true, allowInt64: true),
+                          isFloat ? Int64(exactly: Float(value.value)) == value.value : Int64(exactly: Double(value.value)) == value.value
+                    else { throw firstError(foundNear: start) }
+                    token.form = .integral
+                    token.value = value.value
+                    token.width = value.width
+                }
+            case .counted:
+                token.code = .unsharedString
+                guard let head = cursor.peek() else { throw firstError(foundNear: start) }
+                if head == HeadByte.null {
+                    cursor.offset += 1
+                    token.form = .null
+                } else {
+                    guard let (length, width) = cursor.length() else { throw firstError(foundNear: start) }
+                    token.form = .new
+                    token.width = width
+                    token.payloadStart = cursor.offset
+                    cursor.offset += length
+                    token.payloadEnd = cursor.offset
+                }
+            case .shared:
+                token.code = .sharedString
+                token.form = try walkSharedString(&cursor, into: &token, allowNil: true) ? .new : .null
+            case .cString:
+                token.code = .cString
+                guard let head = cursor.next() else { throw firstError(foundNear: start) }
+                switch head {
+                case HeadByte.null:
+                    token.form = .null
+                case HeadByte.new:
+                    // As the pull reader: the slot first, then the text, whose slot it records.
+                    let index = try newSlot(.cString, at: start)
+                    guard try walkSharedString(&cursor, into: &token, allowNil: false) else { throw firstError(foundNear: start) }
+                    let entry = Int32(truncatingIfNeeded: token.textIndex) << 2 | Int32(SlotKind.cString.rawValue)
+                    if slotEntries[index] != entry { slotEntries[index] = entry }
+                    token.form = .new
+                    token.slot = index
+                default:
+                    guard let (index, width) = cursor.reference(head: head), isSlot(index, .cString) else { throw firstError(foundNear: start) }
+                    token.form = .reference
+                    token.slot = index
+                    token.width = width
+                }
+            case .object:
+                token.code = .object
+                guard let head = cursor.next() else { throw firstError(foundNear: start) }
+                switch head {
+                case HeadByte.null:
+                    token.form = .null
+                    token.end = cursor.offset
+                    _ = visitor.visit(token)
+                case HeadByte.new:
+                    token.slot = try newSlot(.object, at: start)
+                    token.form = .new
+                    token.end = cursor.offset
+                    guard nesting < maximumNesting else { throw firstError(foundNear: start) }
+                    nesting += 1
+                    _ = visitor.visit(token)
+                    try walkClassChain(&cursor, &visitor)
+                    stack.push(frame)
+                    frame = Frame(kind: .objectContents)
+                default:
+                    guard let (index, width) = cursor.reference(head: head), isSlot(index, .object, or: .class) else { throw firstError(foundNear: start) }
+                    token.form = .reference
+                    token.slot = index
+                    token.width = width
+                    token.end = cursor.offset
+                    _ = visitor.visit(token)
+                }
+                continue
+            case .classChain:
+                try walkClassChain(&cursor, &visitor)
+                continue
+            case .ignored:
+                try countEmptyValue(at: start)
+                token.code = .ignored
+            case .rawBytes, .union:
+                let byteCount = Int(op.a)
+                guard byteCount <= count - cursor.offset else { throw firstError(foundNear: start) }
+                if byteCount == 0 { try countEmptyValue(at: start) }
+                token.code = .rawBytes
+                token.payloadStart = cursor.offset
+                cursor.offset += byteCount
+                token.payloadEnd = cursor.offset
+            case .arrayStart:
+                let elements = Int(op.a)
+                let minimum = Int(op.b)
+                if minimum == 0 {
+                    guard elements <= limits.maximumEmptyElementArray else { throw firstError(foundNear: start) }
+                } else {
+                    guard elements <= (count - cursor.offset) / minimum else { throw firstError(foundNear: start) }
+                }
+                if elements == 0 { try countEmptyValue(at: start) }
+                guard nesting < maximumNesting else { throw firstError(foundNear: start) }
+                nesting += 1
+                token.code = .arrayStart
+                token.value = Int64(elements)
+                _ = visitor.visit(token)
+                // The enclosing frame resumes after the array's end operation.
+                frame.pc = op.c + 1
+                stack.push(frame)
+                frame = Frame(kind: .array, pc: elements == 0 ? op.c : Int32(pc + 1), end: op.c, bodyStart: Int32(pc + 1), remaining: Int32(elements))
+                continue
+            case .arrayEnd:
+                // Reached only through a frame's `end`.
+                continue
+            case .structStart:
+                if ops[pc + 1].code == .structEnd { try countEmptyValue(at: start) }  // no fields
+                guard nesting < maximumNesting else { throw firstError(foundNear: start) }
+                nesting += 1
+                token.code = .structStart
+            case .structEnd:
+                nesting -= 1
+                token.code = .structEnd
+                token.depth = nesting
+            case .unsupported:
+                throw firstError(foundNear: start)
+            }
+            token.end = cursor.offset
+            _ = visitor.visit(token)
         }
-        nesting -= 1
-        _ = visitor.visit(CompactToken(.arrayEnd, start: offset, end: offset, depth: nesting))
     }
 
     /// Reads a class chain, link by link, until a nil or a reference ends it.
-    @inline(__always)
-    mutating func walkClassChain<Visitor: CompactTokenVisitor>(_ visitor: inout Visitor) throws(WireError) {
+    @_transparent  // inlined by force: see "Inlining" above
+    mutating func walkClassChain<Visitor: CompactTokenVisitor>(_ cursor: inout ByteCursor, _ visitor: inout Visitor) throws(WireError) {
         while true {
-            let start = offset
-            var link = try readClassLink()
-            link.start = start
-            link.end = offset
-            link.depth = nesting
-            _ = visitor.visit(link)
-            if link.form != .new { return }
+            let start = cursor.offset
+            var token = CompactToken(.classLink, start: start, end: start, depth: nesting)
+            guard let head = cursor.next() else { throw firstError(foundNear: start) }
+            switch head {
+            case HeadByte.null:
+                token.form = .null
+            case HeadByte.new:
+                guard try walkSharedString(&cursor, into: &token, allowNil: false),
+                      let versionHead = cursor.next(),
+                      let version = cursor.integer(head: versionHead, allowInt32: true, allowInt64: false)
+                else { throw firstError(foundNear: start) }
+                token.slot = try newSlot(.class, text: token.textIndex, at: start)
+                token.form = .new
+                token.value = version.value
+                token.width = version.width
+            default:
+                guard let (index, width) = cursor.reference(head: head), isSlot(index, .class) else { throw firstError(foundNear: start) }
+                token.form = .reference
+                token.slot = index
+                token.width = width
+            }
+            token.end = cursor.offset
+            _ = visitor.visit(token)
+            if token.form != .new { return }
         }
     }
 
-    /// Reads a new object's class chain, groups and end-of-object marker.
-    mutating func walkObjectBody<Visitor: CompactTokenVisitor>(_ visitor: inout Visitor) throws(WireError) {
-        try walkClassChain(&visitor)
-        while true {
-            guard offset < bytes.count else {
-                throw WireError(.truncated, at: offset, "expected a type string or end of object (0x86), found end of data")
+    /// Reads a shared string into the text fields of `token` (as ``readSharedString(into:what:allowNil:)``);
+    /// returns false for nil (`0x85`) when `allowNil`.
+    @_transparent  // inlined by force: see "Inlining" above
+    mutating func walkSharedString(_ cursor: inout ByteCursor, into token: inout CompactToken, allowNil: Bool) throws(WireError) -> Bool {
+        let start = cursor.offset
+        guard let head = cursor.next() else { throw firstError(foundNear: start) }
+        switch head {
+        case HeadByte.null:
+            guard allowNil else { throw firstError(foundNear: start) }
+            return false
+        case HeadByte.new:
+            guard let (length, width) = cursor.length() else { throw firstError(foundNear: start) }
+            let text = cursor.offset..<cursor.offset + length
+            cursor.offset += length
+            token.textIndex = try newSharedString(text, at: start)
+            token.textIsReference = false
+            token.textWidth = width
+            token.payloadStart = text.lowerBound
+            token.payloadEnd = text.upperBound
+            return true
+        default:
+            guard let (index, width) = cursor.reference(head: head), index >= 0, index < nextSharedString else {
+                throw firstError(foundNear: start)
             }
-            if bytes[offset] == HeadByte.endOfObject {
-                let start = offset
-                offset += 1
-                nesting -= 1
-                _ = visitor.visit(CompactToken(.endOfObject, start: start, end: offset, depth: nesting))
-                return
-            }
-            try walkGroup(&visitor)
+            let text = sharedStringRanges[index]
+            token.textIndex = index
+            token.textIsReference = true
+            token.textWidth = width
+            token.payloadStart = text.lowerBound
+            token.payloadEnd = text.upperBound
+            return true
         }
     }
+
+    /// Whether object-table slot `index` exists and holds `first` or `second`.
+    @inline(__always)
+    func isSlot(_ index: Int, _ first: SlotKind, or second: SlotKind? = nil) -> Bool {
+        guard index >= 0, index < nextSlot else { return false }
+        let kind = slotKind(index)
+        return kind == first || kind == second
+    }
+}
+
+/// A position in a byte buffer, read forward without bounds traps: every read says whether the
+/// bytes were there (the walk's primitives; the pull reader's throwing ones word the errors).
+struct ByteCursor {
+    let base: UnsafePointer<UInt8>
+    let count: Int
+    var offset: Int
+    /// Whether integers are little-endian (the archive's byte order).
+    let littleEndian: Bool
+
+    /// The next byte, not consumed.
+    @inline(__always)
+    func peek() -> UInt8? { offset < count ? base[offset] : nil }
+
+    /// The next byte, consumed.
+    @inline(__always)
+    mutating func next() -> UInt8? {
+        guard offset < count else { return nil }
+        defer { offset += 1 }
+        return base[offset]
+    }
+
+    /// A 2-, 4- or 8-byte payload in the archive's byte order.
+    @inline(__always)
+    mutating func fixed(_ size: Int) -> UInt64? {
+        guard count - offset >= size else { return nil }
+        var value: UInt64 = 0
+        if littleEndian {
+            var i = size - 1
+            while i >= 0 { value = value << 8 | UInt64(base[offset + i]); i -= 1 }
+        } else {
+            for i in 0..<size { value = value << 8 | UInt64(base[offset + i]) }
+        }
+        offset += size
+        return value
+    }
+
+    /// An integer whose head byte `head` was just consumed (as ``TokenReader/readInteger(head:at:what:allowInt64:allowInt32:)``).
+    @inline(__always)
+    mutating func integer(head: UInt8, allowInt32: Bool, allowInt64: Bool) -> WireInteger? {
+        if HeadByte.isInline(head) { return WireInteger(Int64(Int8(bitPattern: head)), width: .inline) }
+        switch head {
+        case HeadByte.int16:
+            guard let bits = fixed(2) else { return nil }
+            return WireInteger(Int64(Int16(truncatingIfNeeded: bits)), width: .int16)
+        case HeadByte.int32 where allowInt32:
+            guard let bits = fixed(4) else { return nil }
+            return WireInteger(Int64(Int32(truncatingIfNeeded: bits)), width: .int32)
+        case HeadByte.int64 where allowInt64:
+            guard let bits = fixed(8) else { return nil }
+            return WireInteger(Int64(bitPattern: bits), width: .int64)
+        default:
+            return nil
+        }
+    }
+
+    /// A length: non-negative and no more than the bytes that remain.
+    @inline(__always)
+    mutating func length() -> (Int, IntegerWidth)? {
+        guard let head = next() else { return nil }
+        if head < 0x80 {
+            guard Int(head) <= count - offset else { return nil }
+            return (Int(head), .inline)
+        }
+        guard let length = integer(head: head, allowInt32: true, allowInt64: false),
+              length.value >= 0, length.value <= Int64(count - offset) else { return nil }
+        return (Int(length.value), length.width)
+    }
+
+    /// A reference label whose head byte was just consumed, as a table index.
+    @inline(__always)
+    mutating func reference(head: UInt8) -> (Int, IntegerWidth)? {
+        guard let label = integer(head: head, allowInt32: true, allowInt64: false) else { return nil }
+        return (Int(label.value - HeadByte.referenceBias), label.width)
+    }
+}
+
+/// The walk's stack of open frames: plain memory, grown by doubling (its depth is bounded by
+/// twice ``DecodingLimits/maximumNesting``, as groups and objects alternate).
+struct FrameStack {
+    private var base: UnsafeMutablePointer<TokenReader.Frame>
+    private var capacity: Int
+    private var count = 0
+
+    init() {
+        capacity = 32
+        base = .allocate(capacity: capacity)
+    }
+
+    @inline(__always)
+    mutating func push(_ frame: TokenReader.Frame) {
+        if count == capacity { grow() }
+        (base + count).initialize(to: frame)
+        count += 1
+    }
+
+    /// The last frame pushed; a top-level frame when none is left (the walk never pops more
+    /// than it pushed).
+    @inline(__always)
+    mutating func pop() -> TokenReader.Frame {
+        guard count > 0 else { return TokenReader.Frame(kind: .topLevel) }
+        count -= 1
+        return base[count]
+    }
+
+    private mutating func grow() {
+        let larger = UnsafeMutablePointer<TokenReader.Frame>.allocate(capacity: capacity * 2)
+        larger.moveInitialize(from: base, count: count)
+        base.deallocate()
+        base = larger
+        capacity *= 2
+    }
+
+    /// Frees the memory; the stack is not used afterwards.
+    func deallocate() { base.deallocate() }
 }

@@ -643,7 +643,7 @@ public struct TokenReader: Sendable {
     /// bounded over the whole input: otherwise a short type string used by many groups, or
     /// nested inside arrays (`[60000[60000!]]`), would make a few bytes yield billions of
     /// tokens. Every other value that takes no bytes holds at least one of these.
-    private mutating func countEmptyValue(at start: Int) throws(WireError) {
+    mutating func countEmptyValue(at start: Int) throws(WireError) {
         emptyValues += 1
         guard emptyValues <= limits.maximumEmptyElementArray else {
             throw WireError(.limitExceeded, at: start, "more than \(limits.maximumEmptyElementArray) values that take no bytes on the wire (!, empty structs, arrays of them)")
