@@ -58,7 +58,8 @@ extension TokenReader {
 
         while true {
             let here = cursor.offset
-            // The operation to execute next.
+            // The operation to execute next, and its index.
+            let op: TypeProgram.Op
             let pc: Int
             switch frame.kind {
             case .topLevel, .objectContents:
@@ -90,9 +91,10 @@ extension TokenReader {
                 _ = hand(token, to: &visitor)
                 if range.isEmpty { continue }
                 pc = range.lowerBound
+                op = ops.operation(pc)
                 // A group of one value needs no frame of its own (unless it is an array, whose
                 // frame says where the group resumes).
-                if range.count > 1 || ops[pc].code == .arrayStart {
+                if range.upperBound - pc > 1 || op.code == .arrayStart {
                     stack.push(frame)
                     frame = Frame(kind: .group, pc: Int32(pc + 1), end: Int32(range.upperBound))
                 }
@@ -111,10 +113,11 @@ extension TokenReader {
                     continue
                 }
                 pc = Int(frame.pc)
+                op = ops.operation(pc)
                 frame.pc += 1
                 // A group is done after its last value: leave its frame now (unless the value
                 // is an array, which sets where the group resumes).
-                if frame.kind == .group, frame.pc == frame.end, ops[pc].code != .arrayStart {
+                if frame.kind == .group, frame.pc == frame.end, op.code != .arrayStart {
                     frame = stack.pop()
                 }
             default:
@@ -124,7 +127,6 @@ extension TokenReader {
 
             // One value (or the start or end of an array or struct) of a group or array body.
             let start = cursor.offset
-            let op = ops[pc]
             var token = CompactToken(.integer, start: start, end: start, depth: nesting)
             switch op.code {
             case .rawByte:
@@ -254,7 +256,7 @@ extension TokenReader {
                 // Reached only through a frame's `end`.
                 continue
             case .structStart:
-                if ops[pc + 1].code == .structEnd { try countEmptyValue(at: start) }  // no fields
+                if ops.operation(pc + 1).code == .structEnd { try countEmptyValue(at: start) }  // no fields
                 guard nesting < maximumNesting else { throw firstError(foundNear: start) }
                 nesting += 1
                 token.code = .structStart
@@ -458,4 +460,14 @@ struct FrameStack {
 
     /// Frees the memory; the stack is not used afterwards.
     func deallocate() { base.deallocate() }
+}
+
+extension Array where Element == TypeProgram.Op {
+    /// Operation `index` (which must exist: the walk only executes operations of compiled
+    /// ranges), read through the buffer so that the read is inlined into the walk.
+    @inline(__always)
+    func operation(_ index: Int) -> TypeProgram.Op {
+        precondition(index >= 0 && index < count, "operation index out of range")
+        return withUnsafeBufferPointer { $0[index] }
+    }
 }
