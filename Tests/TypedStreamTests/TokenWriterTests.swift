@@ -112,6 +112,44 @@ struct TokenWriterTests {
         }
     }
 
+    @Test("A copy of a writer writes on its own: neither sees the other's bytes")
+    func copiesAreIndependent() throws {
+        var first = TokenWriter(capacity: 0)
+        try first.write(headerToken())
+        try first.write(.typeString(lit(0, "i")))
+        var second = first
+        try second.write(int(7))
+        try first.write(int(-3))
+        let common = headerBytes() + literalBytes("i")
+        #expect(first.bytes == common + [0xFD])
+        #expect(second.bytes == common + [0x07])
+        #expect(first.count == common.count + 1)
+        // Growth far past the reserved room keeps every byte, in order.
+        let text = Array(repeating: UInt8(ascii: "x"), count: 100_000)
+        try second.write(.typeString(lit(1, "+")))
+        try second.write(.unsharedString(raw(text), length: .int32))
+        #expect(second.bytes == common + [0x07] + literalBytes("+") + [0x82] + fixed(UInt64(text.count), 4, .little) + text)
+    }
+
+    @Test("A plain-data token whose payload lies outside its source is refused, not trapped")
+    func payloadOutsideSource() throws {
+        var writer = TokenWriter()
+        try writer.write(headerToken())
+        try writer.write(.typeString(lit(0, "+")))
+        var token = CompactToken(.unsharedString, start: 0, end: 0, depth: 0)
+        token.form = .new
+        token.payloadStart = 2
+        token.payloadEnd = 9
+        let before = writer.bytes
+        #expect(throws: WireError(.invalidToken, at: before.count, "")) {
+            try writer.write(token, from: [1, 2, 3])
+        }
+        #expect(writer.bytes == before)
+        token.payloadEnd = 3
+        try writer.write(token, from: [1, 2, 3])
+        #expect(writer.bytes == before + [0x01, 0x03])
+    }
+
     @Test("Integral -0.0 is written as the integer 0")
     func negativeZero() throws {
         var writer = TokenWriter()

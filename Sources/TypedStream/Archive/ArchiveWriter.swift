@@ -56,7 +56,7 @@ public struct ArchiveWriter {
     // MARK: - Decisions
 
     private func invalid(_ reason: String) -> WireError {
-        WireError(.invalidToken, at: tokens.bytes.count, reason)
+        WireError(.invalidToken, at: tokens.count, reason)
     }
 
     private func width(_ recorded: IntegerWidth?, for value: Int64, short: Bool = false) -> IntegerWidth {

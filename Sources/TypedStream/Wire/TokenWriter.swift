@@ -12,8 +12,12 @@
 /// let archive = writer.bytes
 /// ```
 public struct TokenWriter {
-    /// The bytes written so far.
-    public private(set) var bytes: [UInt8] = []
+    /// The bytes written so far (a copy of the writer's buffer; ``count`` costs nothing).
+    public var bytes: [UInt8] { output.bytes }
+    /// The number of bytes written so far.
+    public var count: Int { output.count }
+    /// Where the bytes go: memory of the writer's own, written through a pointer.
+    private var output: ByteOutput
     /// The byte order of payloads, set by the header token.
     public private(set) var byteOrder: ByteOrder = .little
     private var sharedStringCount = 0
@@ -22,7 +26,7 @@ public struct TokenWriter {
 
     /// Creates an empty writer; `capacity` reserves room for the output.
     public init(capacity: Int = 0) {
-        bytes.reserveCapacity(capacity)
+        output = ByteOutput(capacity: capacity)
     }
 
     /// Writes one token. Throws ``WireError`` (code `invalidToken`) when the token cannot be
@@ -45,11 +49,33 @@ public struct TokenWriter {
     /// Writes one token in plain-data form whose payload (string text, raw bytes, or a header's
     /// signature) is `payload`. Throws as ``write(_:)-(TokenKind)`` does.
     public mutating func write(_ token: CompactToken, payload: ArraySlice<UInt8>) throws(WireError) {
-        let saved = (count: bytes.count, strings: sharedStringCount, slots: objectSlotCount, order: byteOrder, version: streamerVersion)
+        try payload.withUnsafeBufferPointer { (payload) throws(WireError) in
+            try write(token, payloadBytes: payload)
+        }
+    }
+
+    /// Writes one token read from `source` (its payload is the token's ``CompactToken/payload``
+    /// range there): the way to copy or transcode an archive token by token. Throws as
+    /// ``write(_:)-(TokenKind)`` does, and when the payload range lies outside `source`.
+    @inline(__always)
+    public mutating func write(_ token: CompactToken, from source: [UInt8]) throws(WireError) {
+        guard token.payloadStart >= 0, token.payloadStart <= token.payloadEnd, token.payloadEnd <= source.count else {
+            throw invalid("the token's payload \(token.payloadStart)..<\(token.payloadEnd) lies outside the \(source.count) source bytes")
+        }
+        try source.withUnsafeBufferPointer { (buffer) throws(WireError) in
+            try write(token, payloadBytes: UnsafeBufferPointer(rebasing: buffer[token.payload]))
+        }
+    }
+
+    /// Writes one token whose payload is `payload`; a refused token leaves the writer as it was.
+    @inline(__always)
+    private mutating func write(_ token: CompactToken, payloadBytes payload: UnsafeBufferPointer<UInt8>) throws(WireError) {
+        if !isKnownUniquelyReferenced(&output) { output = output.copy() }
+        let saved = (count: output.count, strings: sharedStringCount, slots: objectSlotCount, order: byteOrder, version: streamerVersion)
         do {
             try encode(token, payload)
         } catch {
-            bytes.removeSubrange(saved.count...)
+            output.count = saved.count
             sharedStringCount = saved.strings
             objectSlotCount = saved.slots
             byteOrder = saved.order
@@ -58,26 +84,19 @@ public struct TokenWriter {
         }
     }
 
-    /// Writes one token read from `source` (its payload is the token's ``CompactToken/payload``
-    /// range there): the way to copy or transcode an archive token by token.
-    @inline(__always)
-    public mutating func write(_ token: CompactToken, from source: [UInt8]) throws(WireError) {
-        try write(token, payload: source[token.payload])
-    }
-
-    private mutating func encode(_ token: CompactToken, _ payload: ArraySlice<UInt8>) throws(WireError) {
+    private mutating func encode(_ token: CompactToken, _ payload: UnsafeBufferPointer<UInt8>) throws(WireError) {
         switch token.code {
         case .header:
-            guard bytes.isEmpty else { throw invalid("a header must come first") }
+            guard output.count == 0 else { throw invalid("a header must come first") }
             guard token.slot == 3 || token.slot == 4 else {
                 throw invalid("streamer version \(token.slot) cannot be written")
             }
-            guard let order = ByteOrder(signature: payload) else { throw invalid("a header needs the signature 'typedstream' or 'streamtyped'") }
+            guard let order = ByteOrder(signature: ArraySlice(payload)) else { throw invalid("a header needs the signature 'typedstream' or 'streamtyped'") }
             byteOrder = order
             streamerVersion = UInt8(token.slot)
-            bytes.append(streamerVersion)
-            bytes.append(UInt8(StreamHeader.signatureLength))
-            bytes.append(contentsOf: order.signature)
+            append(streamerVersion)
+            append(UInt8(StreamHeader.signatureLength))
+            order.signature.withUnsafeBufferPointer { append($0) }
             try writeInteger(token.value, width: token.width)
         case .typeString:
             try writeSharedString(token, payload)
@@ -87,7 +106,7 @@ public struct TokenWriter {
         case .float, .double:
             let isFloat = token.code == .float
             if token.form == .ieee {
-                bytes.append(HeadByte.real)
+                append(HeadByte.real)
                 appendFixed(UInt64(bitPattern: token.value), count: isFloat ? 4 : 8)
             } else {
                 // Integral: the value must be exactly representable in the real type.
@@ -96,26 +115,26 @@ public struct TokenWriter {
                 try writeInteger(token.value, width: token.width)
             }
         case .byte:
-            bytes.append(UInt8(truncatingIfNeeded: token.value))
+            append(UInt8(truncatingIfNeeded: token.value))
         case .rawBytes:
-            bytes.append(contentsOf: payload)
+            append(payload)
         case .unsharedString:
             guard token.form != .null else {
-                bytes.append(HeadByte.null)
+                append(HeadByte.null)
                 return
             }
             try writeInteger(Int64(payload.count), width: token.width)
-            bytes.append(contentsOf: payload)
+            append(payload)
         case .sharedString:
             guard token.form != .null else {
-                bytes.append(HeadByte.null)
+                append(HeadByte.null)
                 return
             }
             try writeSharedString(token, payload)
         case .cString, .object, .classLink:
             switch token.form {
             case .null:
-                bytes.append(HeadByte.null)
+                append(HeadByte.null)
             case .reference:
                 try writeObjectReference(token.slot, width: token.width)
             default:
@@ -123,7 +142,7 @@ public struct TokenWriter {
                 // text; no other slot can be taken in between, so claiming first checks the
                 // same thing.
                 try claimObjectSlot(token.slot)
-                bytes.append(HeadByte.new)
+                append(HeadByte.new)
                 if token.code == .cString {
                     try writeSharedString(token, payload)
                 } else if token.code == .classLink {
@@ -132,7 +151,7 @@ public struct TokenWriter {
                 }
             }
         case .endOfObject:
-            bytes.append(HeadByte.endOfObject)
+            append(HeadByte.endOfObject)
         case .arrayStart, .arrayEnd, .structStart, .structEnd, .ignored, .untypedGroup:
             break
         }
@@ -146,14 +165,25 @@ public struct TokenWriter {
     // MARK: - Pieces
 
     private func invalid(_ reason: String) -> WireError {
-        WireError(.invalidToken, at: bytes.count, reason)
+        WireError(.invalidToken, at: output.count, reason)
+    }
+
+    @inline(__always)
+    private mutating func append(_ byte: UInt8) {
+        output.append(byte)
+    }
+
+    @inline(__always)
+    private mutating func append(_ bytes: UnsafeBufferPointer<UInt8>) {
+        output.append(bytes)
     }
 
     private mutating func appendFixed(_ value: UInt64, count: Int) {
+        output.reserve(count)
         if byteOrder == .little {
-            for i in 0..<count { bytes.append(UInt8(truncatingIfNeeded: value >> (8 * UInt64(i)))) }
+            for i in 0..<count { output.appendReserved(UInt8(truncatingIfNeeded: value >> (8 * UInt64(i)))) }
         } else {
-            for i in stride(from: count - 1, through: 0, by: -1) { bytes.append(UInt8(truncatingIfNeeded: value >> (8 * UInt64(i)))) }
+            for i in stride(from: count - 1, through: 0, by: -1) { output.appendReserved(UInt8(truncatingIfNeeded: value >> (8 * UInt64(i)))) }
         }
     }
 
@@ -165,15 +195,15 @@ public struct TokenWriter {
         }
         switch width {
         case .inline:
-            bytes.append(UInt8(truncatingIfNeeded: value))
+            append(UInt8(truncatingIfNeeded: value))
         case .int16:
-            bytes.append(HeadByte.int16)
+            append(HeadByte.int16)
             appendFixed(UInt64(UInt16(truncatingIfNeeded: value)), count: 2)
         case .int32:
-            bytes.append(HeadByte.int32)
+            append(HeadByte.int32)
             appendFixed(UInt64(UInt32(truncatingIfNeeded: value)), count: 4)
         case .int64:
-            bytes.append(HeadByte.int64)
+            append(HeadByte.int64)
             appendFixed(UInt64(bitPattern: value), count: 8)
         }
     }
@@ -198,7 +228,7 @@ public struct TokenWriter {
     }
 
     /// Writes the shared string described by the text fields of `token`, whose text is `text`.
-    private mutating func writeSharedString(_ token: CompactToken, _ text: ArraySlice<UInt8>) throws(WireError) {
+    private mutating func writeSharedString(_ token: CompactToken, _ text: UnsafeBufferPointer<UInt8>) throws(WireError) {
         let index = token.textIndex
         if token.textIsReference {
             guard index >= 0, index < sharedStringCount else {
@@ -210,9 +240,75 @@ public struct TokenWriter {
                 throw invalid("literal shared string claims slot #\(index), but the next slot is #\(sharedStringCount)")
             }
             sharedStringCount += 1
-            bytes.append(HeadByte.new)
+            append(HeadByte.new)
             try writeInteger(Int64(text.count), width: token.textWidth)
-            bytes.append(contentsOf: text)
+            append(text)
         }
+    }
+}
+
+/// The writer's output: bytes in memory of its own, appended through a pointer (no uniqueness
+/// or capacity check per byte as with an array; the writer checks uniqueness once per token).
+/// Copied when a copy of a writer writes.
+private final class ByteOutput {
+    private(set) var base: UnsafeMutablePointer<UInt8>
+    private var capacity: Int
+    /// Bytes written; the writer sets it back when it refuses a token.
+    var count = 0
+
+    init(capacity: Int) {
+        self.capacity = max(capacity, 64)
+        base = .allocate(capacity: self.capacity)
+    }
+
+    deinit { base.deallocate() }
+
+    /// A copy holding the same bytes.
+    func copy() -> ByteOutput {
+        let copy = ByteOutput(capacity: capacity)
+        copy.base.initialize(from: base, count: count)
+        copy.count = count
+        return copy
+    }
+
+    /// The bytes written, as an array.
+    var bytes: [UInt8] { Array(UnsafeBufferPointer(start: base, count: count)) }
+
+    /// Makes room for `extra` more bytes.
+    @inline(__always)
+    func reserve(_ extra: Int) {
+        if capacity - count < extra { grow(extra) }
+    }
+
+    private func grow(_ extra: Int) {
+        let (needed, overflow) = count.addingReportingOverflow(extra)
+        precondition(!overflow, "output size overflows")
+        let larger = max(capacity * 2, needed)
+        let moved = UnsafeMutablePointer<UInt8>.allocate(capacity: larger)
+        moved.moveInitialize(from: base, count: count)
+        base.deallocate()
+        base = moved
+        capacity = larger
+    }
+
+    /// Appends a byte for which ``reserve(_:)`` made room.
+    @inline(__always)
+    func appendReserved(_ byte: UInt8) {
+        base[count] = byte
+        count += 1
+    }
+
+    @inline(__always)
+    func append(_ byte: UInt8) {
+        reserve(1)
+        appendReserved(byte)
+    }
+
+    @inline(__always)
+    func append(_ bytes: UnsafeBufferPointer<UInt8>) {
+        guard let source = bytes.baseAddress, bytes.count > 0 else { return }
+        reserve(bytes.count)
+        (base + count).initialize(from: source, count: bytes.count)
+        count += bytes.count
     }
 }
