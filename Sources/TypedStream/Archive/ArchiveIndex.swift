@@ -75,10 +75,25 @@ public struct ArchiveIndex: Sendable {
     }
 
     /// The number of `0x84` bytes in `bytes`: an upper bound on the object-table slots.
-    private static func countNewTags(_ bytes: [UInt8]) -> Int {
-        bytes.withUnsafeBufferPointer { buffer in
+    static func countNewTags(_ bytes: [UInt8]) -> Int {
+        bytes.withUnsafeBytes { buffer in
+            // Eight bytes at a time: the bytes equal to 0x84 are the zero bytes of the word
+            // XOR 0x8484…84, and those are counted exactly with the usual mask arithmetic.
+            let ones: UInt64 = 0x0101_0101_0101_0101
+            let tag = ones &* UInt64(HeadByte.new)
+            let low7 = ones &* 0x7F
             var count = 0
-            for byte in buffer where byte == HeadByte.new { count &+= 1 }
+            var index = 0
+            while index + 8 <= buffer.count {
+                let word = buffer.loadUnaligned(fromByteOffset: index, as: UInt64.self) ^ tag
+                let zeroBytes = ~(((word & low7) &+ low7) | word) & ~low7
+                count &+= zeroBytes.nonzeroBitCount
+                index += 8
+            }
+            while index < buffer.count {
+                if buffer[index] == HeadByte.new { count &+= 1 }
+                index += 1
+            }
             return count
         }
     }

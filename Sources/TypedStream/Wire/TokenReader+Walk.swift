@@ -14,6 +14,18 @@
 /// Checks whose failure is worded by a shared function (the table limits, type strings that do
 /// not parse) throw directly.
 ///
+/// **Frames.** The walk keeps the pull reader's frames (``Frame``) on a stack of its own in
+/// plain memory. A group of one value — most groups: `@`, `+`, `i` — gets no frame at all, and
+/// a group's frame is left as its last value starts, so reading an array of strings pushes and
+/// pops once per string instead of three times.
+///
+/// **Inlining.** The helpers below, and the pull reader's value reader (`execute`), object
+/// head, class links and type strings, are marked `@_transparent` rather than
+/// `@inline(__always)`: with the latter the optimizer's cost model still declined to inline
+/// them into the large reading loops (`-Rpass-missed=sil-inliner` says "not profitable"), and
+/// every call then built a whole ``CompactToken`` in memory and took the cursor's address.
+/// Forced inlining lets the unused fields vanish and keeps the cursor in registers.
+///
 /// Streamer-3 archives, whose untyped objects need look-ahead, and readers already part-way
 /// through a group take the pull reader's path.
 extension TokenReader {
@@ -78,10 +90,8 @@ extension TokenReader {
                         continue
                     }
                 }
-                // A group: its type string, then its values.
-                guard let head = cursor.peek(), head != HeadByte.null,
-                      head == HeadByte.new || HeadByte.isInline(head) || head == HeadByte.int16 || head == HeadByte.int32
-                else { throw firstError(foundNear: here) }
+                // A group: its type string (a shared string; any other head byte fails in
+                // `walkSharedString`), then its values.
                 var token = CompactToken(.typeString, start: here, end: here, depth: nesting)
                 guard try walkSharedString(&cursor, into: &token, allowNil: false) else { throw firstError(foundNear: here) }
                 token.end = cursor.offset
@@ -362,9 +372,11 @@ struct ByteCursor {
     /// The next byte, consumed.
     @inline(__always)
     mutating func next() -> UInt8? {
+        // (No `defer`: the optimizer kept it as a call per byte.)
         guard offset < count else { return nil }
-        defer { offset += 1 }
-        return base[offset]
+        let byte = base[offset]
+        offset += 1
+        return byte
     }
 
     /// A 2-, 4- or 8-byte payload in the archive's byte order.

@@ -84,6 +84,7 @@ public struct TokenWriter {
         }
     }
 
+    @inline(__always)
     private mutating func encode(_ token: CompactToken, _ payload: UnsafeBufferPointer<UInt8>) throws(WireError) {
         switch token.code {
         case .header:
@@ -208,11 +209,13 @@ public struct TokenWriter {
         }
     }
 
+    @inline(__always)
     private mutating func writeReferenceLabel(_ index: Int, width: IntegerWidth) throws(WireError) {
         guard width != .int64 else { throw invalid("references are never written as int64") }
         try writeInteger(Int64(index) + HeadByte.referenceBias, width: width)
     }
 
+    @inline(__always)
     private mutating func writeObjectReference(_ index: Int, width: IntegerWidth) throws(WireError) {
         guard index >= 0, index < objectSlotCount else {
             throw invalid("reference to object #\(index), but only \(objectSlotCount) have been written")
@@ -220,6 +223,7 @@ public struct TokenWriter {
         try writeReferenceLabel(index, width: width)
     }
 
+    @inline(__always)
     private mutating func claimObjectSlot(_ index: Int) throws(WireError) {
         guard index == objectSlotCount else {
             throw invalid("new object-table entry claims slot #\(index), but the next slot is #\(objectSlotCount)")
@@ -228,6 +232,7 @@ public struct TokenWriter {
     }
 
     /// Writes the shared string described by the text fields of `token`, whose text is `text`.
+    @inline(__always)
     private mutating func writeSharedString(_ token: CompactToken, _ text: UnsafeBufferPointer<UInt8>) throws(WireError) {
         let index = token.textIndex
         if token.textIsReference {
