@@ -17,6 +17,9 @@ struct NewTagCountTests {
             let plain = bytes.count(where: { $0 == HeadByte.new })
             #expect(ArchiveIndex.countNewTags(bytes) == plain, "length \(length), seed \(seed)")
         }
-        #expect(ArchiveIndex.countNewTags(Array(repeating: 0x84, count: 1_001)) == 1_001)
+        // Long runs: every lane full for many words (the lane sums are flushed every 255 words).
+        for length in [1_001, 2_040, 2_047, 2_048, 2_049, 100_003] {
+            #expect(ArchiveIndex.countNewTags(Array(repeating: 0x84, count: length)) == length)
+        }
     }
 }

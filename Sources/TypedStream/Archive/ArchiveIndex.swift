@@ -78,17 +78,26 @@ public struct ArchiveIndex: Sendable {
     static func countNewTags(_ bytes: [UInt8]) -> Int {
         bytes.withUnsafeBytes { buffer in
             // Eight bytes at a time: the bytes equal to 0x84 are the zero bytes of the word
-            // XOR 0x8484…84, and those are counted exactly with the usual mask arithmetic.
+            // XOR 0x8484…84, found exactly with the usual mask arithmetic as a 1 in their byte
+            // lane; lanes are summed in a word for up to 255 words, then added up (no popcount
+            // instruction on the baseline x86-64 target).
             let ones: UInt64 = 0x0101_0101_0101_0101
             let tag = ones &* UInt64(HeadByte.new)
             let low7 = ones &* 0x7F
+            let evenLanes: UInt64 = 0x00FF_00FF_00FF_00FF
             var count = 0
             var index = 0
             while index + 8 <= buffer.count {
-                let word = buffer.loadUnaligned(fromByteOffset: index, as: UInt64.self) ^ tag
-                let zeroBytes = ~(((word & low7) &+ low7) | word) & ~low7
-                count &+= zeroBytes.nonzeroBitCount
-                index += 8
+                var lanes: UInt64 = 0
+                var words = 0
+                while words < 255, index + 8 <= buffer.count {
+                    let word = buffer.loadUnaligned(fromByteOffset: index, as: UInt64.self) ^ tag
+                    lanes &+= (~(((word & low7) &+ low7) | word) & ~low7) >> 7
+                    index += 8
+                    words += 1
+                }
+                let pairs = (lanes & evenLanes) &+ ((lanes >> 8) & evenLanes)
+                count &+= Int(truncatingIfNeeded: (pairs &* 0x0001_0001_0001_0001) >> 48)
             }
             while index < buffer.count {
                 if buffer[index] == HeadByte.new { count &+= 1 }
