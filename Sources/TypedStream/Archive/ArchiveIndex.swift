@@ -26,11 +26,10 @@ public struct ArchiveIndex: Sendable {
     public var bytes: [UInt8] { reader.bytes }
     /// The header.
     public let header: StreamHeader
-    /// The reader as it was at the end: both reference tables complete, type strings compiled.
+    /// The reader as it was at the end: both reference tables complete (with the offset where
+    /// each slot's item starts: the `0x84` of a new object or C string, a new class's link),
+    /// type strings compiled.
     private let reader: TokenReader
-    /// Per object-table slot: the byte offset where its item starts (the `0x84` of a new
-    /// object, class or C string).
-    private let slotOffsets: [UInt32]
     /// The byte offsets of the top-level groups.
     public let topLevelGroupOffsets: [Int]
     /// The object-table slot of the first object written at the top level, if any.
@@ -57,7 +56,6 @@ public struct ArchiveIndex: Sendable {
         // the tables' memory at its peak) at the cost of one quick pass over the bytes.
         // (Capped, so that a file of 0x84 bytes cannot make it reserve much more than its size.)
         let estimate = min(Self.countNewTags(bytes), bytes.count / 4, limits.maximumObjects)
-        builder.slotOffsets.reserveCapacity(estimate)
         reader.slotEntries.reserveCapacity(estimate)
         do {
             try reader.readToEnd(into: &builder)
@@ -69,7 +67,6 @@ public struct ArchiveIndex: Sendable {
         guard let header = reader.header else { throw WireError(.badHeader, at: 0, "expected a header") }
         self.header = header
         self.reader = reader
-        self.slotOffsets = builder.slotOffsets
         self.topLevelGroupOffsets = builder.topLevelGroups
         self.rootObject = builder.root
     }
@@ -111,7 +108,6 @@ public struct ArchiveIndex: Sendable {
     /// object has a class, and no class chain loops (as ``ArchiveReader`` does).
     private struct Builder: CompactTokenVisitor {
         let bytes: [UInt8]
-        var slotOffsets: [UInt32] = []
         var topLevelGroups: [Int] = []
         var root: Int?
         /// The first error found (the reader goes on; its tokens are still well-formed).
@@ -139,15 +135,12 @@ public struct ArchiveIndex: Sendable {
                 if token.depth == 0 { topLevelGroups.append(token.start) }
             case .object:
                 if token.form == .new {
-                    newSlot(token)
                     chain = .afterObject(token.slot)
                     chainStart = token.slot + 1
                     if root == nil, token.depth == 0 { root = token.slot }
                 }
             case .classLink:
                 link(token)
-            case .cString:
-                if token.form == .new { newSlot(token) }
             default:
                 break
             }
@@ -170,7 +163,6 @@ public struct ArchiveIndex: Sendable {
                 break
             }
             if token.form == .new {
-                newSlot(token)
                 lastName = token.payload
                 chain = .afterClass(token.slot)
             } else {
@@ -182,17 +174,15 @@ public struct ArchiveIndex: Sendable {
             if error == nil { error = found }
         }
 
-        @inline(__always)
-        mutating func newSlot(_ token: CompactToken) {
-            // Slots arrive in order: the reader numbers them as it meets them.
-            slotOffsets.append(UInt32(truncatingIfNeeded: token.start))
-        }
     }
 
     // MARK: - The object table
 
     /// The number of object-table slots (objects, classes and C strings).
-    public var slotCount: Int { slotOffsets.count }
+    public var slotCount: Int { reader.slotEntries.count }
+
+    /// Where the item in `slot` (which exists) starts.
+    private func start(ofSlot slot: Int) -> Int { Int(reader.slotEntries[slot].offset) }
 
     /// What slot `slot` holds, `nil` when there is no such slot.
     public func kind(ofSlot slot: Int) -> SlotKind? {
@@ -201,14 +191,14 @@ public struct ArchiveIndex: Sendable {
 
     /// The byte offset where the item in `slot` starts.
     public func offset(ofSlot slot: Int) -> Int? {
-        slot >= 0 && slot < slotOffsets.count ? Int(slotOffsets[slot]) : nil
+        slot >= 0 && slot < slotCount ? start(ofSlot: slot) : nil
     }
 
     /// The class slot of the object in `slot`, `nil` when `slot` is not an object.
     public func classSlot(ofObject slot: Int) -> Int? {
         guard kind(ofSlot: slot) == .object else { return nil }
         // The class link follows the object's `0x84`.
-        return link(at: Int(slotOffsets[slot]) + 1, nextSlot: slot + 1, skippingClass: false)
+        return link(at: start(ofSlot: slot) + 1, nextSlot: slot + 1, skippingClass: false)
     }
 
     /// The superclass slot of the class in `slot`, `nil` for a root class or when `slot` is
@@ -216,7 +206,7 @@ public struct ArchiveIndex: Sendable {
     public func superclassSlot(ofClass slot: Int) -> Int? {
         guard kind(ofSlot: slot) == .class else { return nil }
         // The superclass link follows the class's own link (name and version).
-        return link(at: Int(slotOffsets[slot]), nextSlot: slot, skippingClass: true)
+        return link(at: start(ofSlot: slot), nextSlot: slot, skippingClass: true)
     }
 
     /// Re-reads the class link at `offset` (after skipping one new class link there when
@@ -242,7 +232,7 @@ public struct ArchiveIndex: Sendable {
     public func classChain(ofObject slot: Int) -> [String] {
         var names: [String] = []
         var current = classSlot(ofObject: slot)
-        while let c = current, names.count < slotOffsets.count, let name = text(ofSlot: c) {
+        while let c = current, names.count < slotCount, let name = text(ofSlot: c) {
             names.append(String(decoding: name, as: UTF8.self))
             current = superclassSlot(ofClass: c)
         }
@@ -299,7 +289,7 @@ public struct ArchiveIndex: Sendable {
     /// count from the object (its `new` token has depth 0). Empty when `slot` is not an object.
     public func tokens(ofObject slot: Int) -> TokenReader {
         guard kind(ofSlot: slot) == .object else { return partReader(at: bytes.count, nextSlot: slotCount) }
-        let start = Int(slotOffsets[slot])
+        let start = start(ofSlot: slot)
         // The object's head comes first; the frames for its chain and contents follow it.
         var part = partReader(at: start + 1, nextSlot: slot)
         part.top = TokenReader.Frame(kind: .singleObject)

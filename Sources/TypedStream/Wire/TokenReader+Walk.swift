@@ -193,7 +193,7 @@ extension TokenReader {
                     let index = try newSlot(.cString, at: start)
                     guard try walkSharedString(&cursor, into: &token, allowNil: false) else { throw firstError(foundNear: start) }
                     let entry = Int32(truncatingIfNeeded: token.textIndex) << 2 | Int32(SlotKind.cString.rawValue)
-                    if slotEntries[index] != entry { slotEntries[index] = entry }
+                    if slotEntries[index].packed != entry { slotEntries[index].packed = entry }
                     token.form = .new
                     token.slot = index
                 default:

@@ -66,9 +66,19 @@ public struct TokenReader: Sendable {
     public let limits: DecodingLimits
     /// The shared-string table so far: the byte range of the text of each literal shared string.
     public internal(set) var sharedStringRanges: [Range<Int>] = []
-    /// The object table so far, one entry per slot: what it holds (``SlotKind`` raw value, low
-    /// two bits) and, for a class or C string, the shared-string slot of its text (the rest).
-    var slotEntries: [Int32] = []
+    /// One object-table slot: what it holds and where it starts.
+    struct SlotEntry {
+        /// What it holds (``SlotKind`` raw value, low two bits) and, for a class or C string,
+        /// the shared-string slot of its text (the rest).
+        var packed: Int32
+        /// The offset of its first byte, in 32 bits: only ``ArchiveIndex`` uses it, and it
+        /// refuses inputs of 4 GiB or more.
+        var offset: UInt32
+    }
+
+    /// The object table so far, one entry per slot (kept with the offsets, so that an index
+    /// needs no table of its own).
+    var slotEntries: [SlotEntry] = []
 
     /// The object table so far: what each slot holds.
     public var objectSlots: [SlotKind] { slotEntries.indices.map { slotKind($0) } }
@@ -81,7 +91,7 @@ public struct TokenReader: Sendable {
     /// What object-table slot `index` (which must exist) holds.
     @inline(__always)
     func slotKind(_ index: Int) -> SlotKind {
-        SlotKind(rawValue: UInt8(truncatingIfNeeded: slotEntries[index] & 3)) ?? .object
+        SlotKind(rawValue: UInt8(truncatingIfNeeded: slotEntries[index].packed & 3)) ?? .object
     }
     /// The next object-table slot a new item takes. Equal to `slotEntries.count` while reading
     /// forward; smaller when re-reading part of an archive already read (the tables are full,
@@ -135,7 +145,7 @@ public struct TokenReader: Sendable {
     /// For object-table slots that hold a class or C string, the shared-string slot of its text.
     public var slotText: [Int: Int] {
         var result: [Int: Int] = [:]
-        for slot in slotEntries.indices where slotKind(slot) != .object { result[slot] = Int(slotEntries[slot] >> 2) }
+        for slot in slotEntries.indices where slotKind(slot) != .object { result[slot] = Int(slotEntries[slot].packed >> 2) }
         return result
     }
 
@@ -143,7 +153,7 @@ public struct TokenReader: Sendable {
     /// slot not read yet.
     public func text(ofSlot index: Int) -> ArraySlice<UInt8>? {
         guard index >= 0, index < nextSlot, slotKind(index) != .object else { return nil }
-        return bytes[sharedStringRanges[Int(slotEntries[index] >> 2)]]
+        return bytes[sharedStringRanges[Int(slotEntries[index].packed >> 2)]]
     }
 
     /// The types of the type string in shared-string slot `index`, once a group has used it.
@@ -483,7 +493,7 @@ public struct TokenReader: Sendable {
             guard index < limits.maximumObjects else {
                 throw WireError(.limitExceeded, at: start, "more than \(limits.maximumObjects) objects, classes and C strings")
             }
-            slotEntries.append(Int32(truncatingIfNeeded: text) << 2 | Int32(kind.rawValue))
+            slotEntries.append(SlotEntry(packed: Int32(truncatingIfNeeded: text) << 2 | Int32(kind.rawValue), offset: UInt32(truncatingIfNeeded: start)))
         } else if slotKind(index) != kind {
             throw WireError(.invalidToken, at: start, "object-table slot #\(index) is not what the archive's index has there")
         }
@@ -773,7 +783,7 @@ public struct TokenReader: Sendable {
                 let index = try newSlot(.cString, at: start)
                 _ = try readSharedString(into: &token, what: "the text of a C string", allowNil: false)
                 let entry = Int32(truncatingIfNeeded: token.textIndex) << 2 | Int32(SlotKind.cString.rawValue)
-                if slotEntries[index] != entry { slotEntries[index] = entry }  // equal when re-reading
+                if slotEntries[index].packed != entry { slotEntries[index].packed = entry }  // equal when re-reading
                 token.form = .new
                 token.slot = index
             default:
