@@ -62,6 +62,7 @@ public enum IntegerWidth: UInt8, Hashable, Sendable, CaseIterable {
     case int64 = 0x87
 
     /// Whether `value` can be written with this width.
+    @inline(__always)
     public func canHold(_ value: Int64) -> Bool {
         switch self {
         case .inline: value >= HeadByte.smallestInline && value <= HeadByte.largestInline
