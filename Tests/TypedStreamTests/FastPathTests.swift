@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import TypedStream
 
-/// The fast whole-archive path (recursive descent, ``TokenReader/readAllCompact()``,
+/// The fast whole-archive path (the walk of `TokenReader+Walk.swift`: ``TokenReader/readAllCompact()``,
 /// ``TokenReader/scanToEnd()``, ``ArchiveIndex``) must give exactly what the resumable pull
 /// reader gives: the same tokens, and on bad input the same error (code, offset and message).
 @Suite("Fast path agrees with the pull reader")

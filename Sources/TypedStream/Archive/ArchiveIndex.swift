@@ -74,27 +74,23 @@ public struct ArchiveIndex: Sendable {
     /// The number of `0x84` bytes in `bytes`: an upper bound on the object-table slots.
     static func countNewTags(_ bytes: [UInt8]) -> Int {
         bytes.withUnsafeBytes { buffer in
-            // Eight bytes at a time: the bytes equal to 0x84 are the zero bytes of the word
-            // XOR 0x8484…84, found exactly with the usual mask arithmetic as a 1 in their byte
-            // lane; lanes are summed in a word for up to 255 words, then added up (no popcount
-            // instruction on the baseline x86-64 target).
-            let ones: UInt64 = 0x0101_0101_0101_0101
-            let tag = ones &* UInt64(HeadByte.new)
-            let low7 = ones &* 0x7F
-            let evenLanes: UInt64 = 0x00FF_00FF_00FF_00FF
+            // Sixteen bytes at a time: each lane of `lanes` counts the tags met in that lane,
+            // for at most 255 blocks (a lane holds a byte), then the lanes are added up.
+            let tag = SIMD16<UInt8>(repeating: HeadByte.new)
+            let one = SIMD16<UInt8>(repeating: 1)
+            let zero = SIMD16<UInt8>()
             var count = 0
             var index = 0
-            while index + 8 <= buffer.count {
-                var lanes: UInt64 = 0
-                var words = 0
-                while words < 255, index + 8 <= buffer.count {
-                    let word = buffer.loadUnaligned(fromByteOffset: index, as: UInt64.self) ^ tag
-                    lanes &+= (~(((word & low7) &+ low7) | word) & ~low7) >> 7
-                    index += 8
-                    words += 1
+            while index + 16 <= buffer.count {
+                var lanes = zero
+                var blocks = 0
+                while blocks < 255, index + 16 <= buffer.count {
+                    let block = buffer.loadUnaligned(fromByteOffset: index, as: SIMD16<UInt8>.self)
+                    lanes &+= zero.replacing(with: one, where: block .== tag)
+                    index += 16
+                    blocks += 1
                 }
-                let pairs = (lanes & evenLanes) &+ ((lanes >> 8) & evenLanes)
-                count &+= Int(truncatingIfNeeded: (pairs &* 0x0001_0001_0001_0001) >> 48)
+                count &+= Int(SIMD16<UInt16>(truncatingIfNeeded: lanes).wrappedSum())
             }
             while index < buffer.count {
                 if buffer[index] == HeadByte.new { count &+= 1 }

@@ -213,8 +213,8 @@ public struct TokenReader: Sendable {
 
     /// Reads the rest of the archive without handing out tokens, with every check ``next()``
     /// makes, and returns what it saw. Throws ``WireError`` as ``next()`` does. From the start
-    /// of a streamer-4 archive this takes the fast path: recursive descent instead of the
-    /// resumable frame stack (`TokenReader+Walk.swift`).
+    /// of a streamer-4 archive this takes the fast path: one loop with its state in local
+    /// variables instead of the resumable reader (`TokenReader+Walk.swift`).
     public mutating func scanToEnd() throws(WireError) -> ScanSummary {
         var summary = ScanSummary()
         try readToEnd(into: &summary)

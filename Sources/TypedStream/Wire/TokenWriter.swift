@@ -12,12 +12,10 @@
 /// let archive = writer.bytes
 /// ```
 public struct TokenWriter {
-    /// The bytes written so far (a copy of the writer's buffer; ``count`` costs nothing).
-    public var bytes: [UInt8] { output.bytes }
+    /// The bytes written so far.
+    public private(set) var bytes: [UInt8] = []
     /// The number of bytes written so far.
-    public var count: Int { output.count }
-    /// Where the bytes go: memory of the writer's own, written through a pointer.
-    private var output: ByteOutput
+    public var count: Int { bytes.count }
     /// The byte order of payloads, set by the header token.
     public private(set) var byteOrder: ByteOrder = .little
     private var sharedStringCount = 0
@@ -26,7 +24,7 @@ public struct TokenWriter {
 
     /// Creates an empty writer; `capacity` reserves room for the output.
     public init(capacity: Int = 0) {
-        output = ByteOutput(capacity: capacity)
+        bytes.reserveCapacity(capacity)
     }
 
     /// Writes one token. Throws ``WireError`` (code `invalidToken`) when the token cannot be
@@ -70,12 +68,11 @@ public struct TokenWriter {
     /// Writes one token whose payload is `payload`; a refused token leaves the writer as it was.
     @inline(__always)
     private mutating func write(_ token: CompactToken, payloadBytes payload: UnsafeBufferPointer<UInt8>) throws(WireError) {
-        if !isKnownUniquelyReferenced(&output) { output = output.copy() }
-        let saved = (count: output.count, strings: sharedStringCount, slots: objectSlotCount, order: byteOrder, version: streamerVersion)
+        let saved = (count: bytes.count, strings: sharedStringCount, slots: objectSlotCount, order: byteOrder, version: streamerVersion)
         do {
             try encode(token, payload)
         } catch {
-            output.count = saved.count
+            bytes.removeSubrange(saved.count...)
             sharedStringCount = saved.strings
             objectSlotCount = saved.slots
             byteOrder = saved.order
@@ -88,7 +85,7 @@ public struct TokenWriter {
     private mutating func encode(_ token: CompactToken, _ payload: UnsafeBufferPointer<UInt8>) throws(WireError) {
         switch token.code {
         case .header:
-            guard output.count == 0 else { throw invalid("a header must come first") }
+            guard bytes.isEmpty else { throw invalid("a header must come first") }
             guard token.slot == 3 || token.slot == 4 else {
                 throw invalid("streamer version \(token.slot) cannot be written")
             }
@@ -166,25 +163,24 @@ public struct TokenWriter {
     // MARK: - Pieces
 
     private func invalid(_ reason: String) -> WireError {
-        WireError(.invalidToken, at: output.count, reason)
+        WireError(.invalidToken, at: bytes.count, reason)
     }
 
     @inline(__always)
     private mutating func append(_ byte: UInt8) {
-        output.append(byte)
+        bytes.append(byte)
     }
 
     @inline(__always)
-    private mutating func append(_ bytes: UnsafeBufferPointer<UInt8>) {
-        output.append(bytes)
+    private mutating func append(_ payload: UnsafeBufferPointer<UInt8>) {
+        bytes.append(contentsOf: payload)
     }
 
+    /// Appends the `count` low bytes of `value` in the stream's byte order, in one append.
     private mutating func appendFixed(_ value: UInt64, count: Int) {
-        output.reserve(count)
-        if byteOrder == .little {
-            for i in 0..<count { output.appendReserved(UInt8(truncatingIfNeeded: value >> (8 * UInt64(i)))) }
-        } else {
-            for i in stride(from: count - 1, through: 0, by: -1) { output.appendReserved(UInt8(truncatingIfNeeded: value >> (8 * UInt64(i)))) }
+        let ordered = byteOrder == .little ? value.littleEndian : (value << (8 * UInt64(8 - count))).bigEndian
+        withUnsafeBytes(of: ordered) { raw in
+            bytes.append(contentsOf: UnsafeRawBufferPointer(rebasing: raw[0..<count]))
         }
     }
 
@@ -249,71 +245,5 @@ public struct TokenWriter {
             try writeInteger(Int64(text.count), width: token.textWidth)
             append(text)
         }
-    }
-}
-
-/// The writer's output: bytes in memory of its own, appended through a pointer (no uniqueness
-/// or capacity check per byte as with an array; the writer checks uniqueness once per token).
-/// Copied when a copy of a writer writes.
-private final class ByteOutput {
-    private(set) var base: UnsafeMutablePointer<UInt8>
-    private var capacity: Int
-    /// Bytes written; the writer sets it back when it refuses a token.
-    var count = 0
-
-    init(capacity: Int) {
-        self.capacity = max(capacity, 64)
-        base = .allocate(capacity: self.capacity)
-    }
-
-    deinit { base.deallocate() }
-
-    /// A copy holding the same bytes.
-    func copy() -> ByteOutput {
-        let copy = ByteOutput(capacity: capacity)
-        copy.base.initialize(from: base, count: count)
-        copy.count = count
-        return copy
-    }
-
-    /// The bytes written, as an array.
-    var bytes: [UInt8] { Array(UnsafeBufferPointer(start: base, count: count)) }
-
-    /// Makes room for `extra` more bytes.
-    @inline(__always)
-    func reserve(_ extra: Int) {
-        if capacity - count < extra { grow(extra) }
-    }
-
-    private func grow(_ extra: Int) {
-        let (needed, overflow) = count.addingReportingOverflow(extra)
-        precondition(!overflow, "output size overflows")
-        let larger = max(capacity * 2, needed)
-        let moved = UnsafeMutablePointer<UInt8>.allocate(capacity: larger)
-        moved.moveInitialize(from: base, count: count)
-        base.deallocate()
-        base = moved
-        capacity = larger
-    }
-
-    /// Appends a byte for which ``reserve(_:)`` made room.
-    @inline(__always)
-    func appendReserved(_ byte: UInt8) {
-        base[count] = byte
-        count += 1
-    }
-
-    @inline(__always)
-    func append(_ byte: UInt8) {
-        reserve(1)
-        appendReserved(byte)
-    }
-
-    @inline(__always)
-    func append(_ bytes: UnsafeBufferPointer<UInt8>) {
-        guard let source = bytes.baseAddress, bytes.count > 0 else { return }
-        reserve(bytes.count)
-        (base + count).initialize(from: source, count: bytes.count)
-        count += bytes.count
     }
 }
