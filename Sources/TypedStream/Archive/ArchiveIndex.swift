@@ -169,7 +169,6 @@ public struct ArchiveIndex: Sendable {
         mutating func fail(_ found: WireError) {
             if error == nil { error = found }
         }
-
     }
 
     // MARK: - The object table

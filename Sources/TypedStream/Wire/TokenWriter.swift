@@ -92,9 +92,9 @@ public struct TokenWriter {
             guard let order = ByteOrder(signature: ArraySlice(payload)) else { throw invalid("a header needs the signature 'typedstream' or 'streamtyped'") }
             byteOrder = order
             streamerVersion = UInt8(token.slot)
-            append(streamerVersion)
-            append(UInt8(StreamHeader.signatureLength))
-            order.signature.withUnsafeBufferPointer { append($0) }
+            bytes.append(streamerVersion)
+            bytes.append(UInt8(StreamHeader.signatureLength))
+            bytes.append(contentsOf: order.signature)
             try writeInteger(token.value, width: token.width)
         case .typeString:
             try writeSharedString(token, payload)
@@ -104,7 +104,7 @@ public struct TokenWriter {
         case .float, .double:
             let isFloat = token.code == .float
             if token.form == .ieee {
-                append(HeadByte.real)
+                bytes.append(HeadByte.real)
                 appendFixed(UInt64(bitPattern: token.value), count: isFloat ? 4 : 8)
             } else {
                 // Integral: the value must be exactly representable in the real type.
@@ -113,26 +113,26 @@ public struct TokenWriter {
                 try writeInteger(token.value, width: token.width)
             }
         case .byte:
-            append(UInt8(truncatingIfNeeded: token.value))
+            bytes.append(UInt8(truncatingIfNeeded: token.value))
         case .rawBytes:
-            append(payload)
+            bytes.append(contentsOf: payload)
         case .unsharedString:
             guard token.form != .null else {
-                append(HeadByte.null)
+                bytes.append(HeadByte.null)
                 return
             }
             try writeInteger(Int64(payload.count), width: token.width)
-            append(payload)
+            bytes.append(contentsOf: payload)
         case .sharedString:
             guard token.form != .null else {
-                append(HeadByte.null)
+                bytes.append(HeadByte.null)
                 return
             }
             try writeSharedString(token, payload)
         case .cString, .object, .classLink:
             switch token.form {
             case .null:
-                append(HeadByte.null)
+                bytes.append(HeadByte.null)
             case .reference:
                 try writeObjectReference(token.slot, width: token.width)
             default:
@@ -140,7 +140,7 @@ public struct TokenWriter {
                 // text; no other slot can be taken in between, so claiming first checks the
                 // same thing.
                 try claimObjectSlot(token.slot)
-                append(HeadByte.new)
+                bytes.append(HeadByte.new)
                 if token.code == .cString {
                     try writeSharedString(token, payload)
                 } else if token.code == .classLink {
@@ -149,7 +149,7 @@ public struct TokenWriter {
                 }
             }
         case .endOfObject:
-            append(HeadByte.endOfObject)
+            bytes.append(HeadByte.endOfObject)
         case .arrayStart, .arrayEnd, .structStart, .structEnd, .ignored, .untypedGroup:
             break
         }
@@ -164,16 +164,6 @@ public struct TokenWriter {
 
     private func invalid(_ reason: String) -> WireError {
         WireError(.invalidToken, at: bytes.count, reason)
-    }
-
-    @inline(__always)
-    private mutating func append(_ byte: UInt8) {
-        bytes.append(byte)
-    }
-
-    @inline(__always)
-    private mutating func append(_ payload: UnsafeBufferPointer<UInt8>) {
-        bytes.append(contentsOf: payload)
     }
 
     /// Appends the `count` low bytes of `value` in the stream's byte order, in one append.
@@ -192,15 +182,15 @@ public struct TokenWriter {
         }
         switch width {
         case .inline:
-            append(UInt8(truncatingIfNeeded: value))
+            bytes.append(UInt8(truncatingIfNeeded: value))
         case .int16:
-            append(HeadByte.int16)
+            bytes.append(HeadByte.int16)
             appendFixed(UInt64(UInt16(truncatingIfNeeded: value)), count: 2)
         case .int32:
-            append(HeadByte.int32)
+            bytes.append(HeadByte.int32)
             appendFixed(UInt64(UInt32(truncatingIfNeeded: value)), count: 4)
         case .int64:
-            append(HeadByte.int64)
+            bytes.append(HeadByte.int64)
             appendFixed(UInt64(bitPattern: value), count: 8)
         }
     }
@@ -241,9 +231,9 @@ public struct TokenWriter {
                 throw invalid("literal shared string claims slot #\(index), but the next slot is #\(sharedStringCount)")
             }
             sharedStringCount += 1
-            append(HeadByte.new)
+            bytes.append(HeadByte.new)
             try writeInteger(Int64(text.count), width: token.textWidth)
-            append(text)
+            bytes.append(contentsOf: text)
         }
     }
 }
