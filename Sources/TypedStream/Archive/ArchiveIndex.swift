@@ -57,15 +57,7 @@ public struct ArchiveIndex: Sendable {
         // (Capped, so that a file of 0x84 bytes cannot make it reserve much more than its size.)
         let estimate = min(Self.countNewTags(bytes), bytes.count / 4, limits.maximumObjects)
         reader.slotEntries.reserveCapacity(estimate)
-        do {
-            try reader.readToEnd(into: &builder)
-        } catch {
-            // A graph error the builder found comes before whatever the reader met later.
-            throw builder.error ?? error
-        }
-        if let error = builder.error { throw error }
-        guard let header = reader.header else { throw WireError(.badHeader, at: 0, "expected a header") }
-        self.header = header
+        self.header = try reader.readToEnd(checking: &builder)
         self.reader = reader
         self.topLevelGroupOffsets = builder.topLevelGroups
         self.rootObject = builder.root
@@ -102,11 +94,10 @@ public struct ArchiveIndex: Sendable {
 
     /// Builds the index from the token stream, and checks what makes tokens a graph: every
     /// object has a class, and no class chain loops (as ``ArchiveReader`` does).
-    private struct Builder: CompactTokenVisitor {
+    private struct Builder: CheckingTokenVisitor {
         let bytes: [UInt8]
         var topLevelGroups: [Int] = []
         var root: Int?
-        /// The first error found (the reader goes on; its tokens are still well-formed).
         var error: WireError?
         /// Where the class chain being read stands: after a new object, after a new class, or
         /// neither.

@@ -41,14 +41,7 @@ public enum ArchiveReader {
         defer { compiled = reader.compiledTypeStrings }
         var builder = Builder(bytes: bytes)
         do throws(WireError) {
-            do {
-                try reader.readToEnd(into: &builder)
-            } catch {
-                // The builder's own error, if any, comes before whatever the reader met later.
-                throw builder.error ?? error
-            }
-            if let error = builder.error { throw error }
-            guard let header = reader.header else { throw WireError(.badHeader, at: 0, "expected a header") }
+            let header = try reader.readToEnd(checking: &builder)
             let groups = try builder.finish(at: bytes.count)
             return Archive(header: header, groups: groups, owning: builder.objects)
         } catch {
@@ -60,7 +53,7 @@ public enum ArchiveReader {
 
     /// Builds the graph from the token stream. An error stops it (the first is kept in
     /// ``error``; the reader goes on, but its later tokens are ignored).
-    private struct Builder: CompactTokenVisitor {
+    private struct Builder: CheckingTokenVisitor {
         static var wantsTypes: Bool { true }
         let bytes: [UInt8]
         var error: WireError?

@@ -86,6 +86,25 @@ public struct CompactToken: Hashable, Sendable {
 
     /// The byte range the token was read from.
     public var range: Range<Int> { start..<end }
+
+    /// Sets the text fields: shared-string slot `index`, written as a reference or literally
+    /// (the width of its label or length), its text at `text` in the input.
+    @inline(__always)
+    mutating func setText(_ index: Int, isReference: Bool, width: IntegerWidth, at text: Range<Int>) {
+        textIndex = index
+        textIsReference = isReference
+        textWidth = width
+        payloadStart = text.lowerBound
+        payloadEnd = text.upperBound
+    }
+
+    /// Sets the fields of a reference to object-table slot `slot`, its label `width` wide.
+    @inline(__always)
+    mutating func setReference(to slot: Int, width: IntegerWidth) {
+        form = .reference
+        self.slot = slot
+        self.width = width
+    }
     /// The byte range of its payload in the input.
     public var payload: Range<Int> { payloadStart..<payloadEnd }
 }

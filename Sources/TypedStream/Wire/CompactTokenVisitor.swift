@@ -28,6 +28,28 @@ extension TokenReader {
     }
 }
 
+/// A visitor that checks what it builds from the tokens (a graph: every object has a class, no
+/// class chain loops …) and keeps the first error it finds, while the reader goes on.
+protocol CheckingTokenVisitor: CompactTokenVisitor {
+    /// The first error found.
+    var error: WireError? { get }
+}
+
+extension TokenReader {
+    /// Reads to the end into `visitor` and returns the header. The visitor's error is thrown
+    /// before the reader's: it was found first (the reader met its own later).
+    mutating func readToEnd<Visitor: CheckingTokenVisitor>(checking visitor: inout Visitor) throws(WireError) -> StreamHeader {
+        do {
+            try readToEnd(into: &visitor)
+        } catch {
+            throw visitor.error ?? error
+        }
+        if let error = visitor.error { throw error }
+        guard let header else { throw WireError(.badHeader, at: 0, "expected a header") }
+        return header
+    }
+}
+
 /// Takes one token and pauses: the pull interface (``TokenReader/nextCompact()``).
 struct OneToken: CompactTokenVisitor {
     var token: CompactToken?

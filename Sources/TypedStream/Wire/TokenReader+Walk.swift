@@ -197,10 +197,7 @@ extension TokenReader {
                     token.form = .new
                     token.slot = index
                 default:
-                    guard let (index, width) = cursor.reference(head: head), isSlot(index, .cString) else { throw firstError(foundNear: start) }
-                    token.form = .reference
-                    token.slot = index
-                    token.width = width
+                    try walkSlotReference(head: head, &cursor, into: &token, at: start, .cString)
                 }
             case .object:
                 token.code = .object
@@ -221,10 +218,7 @@ extension TokenReader {
                     stack.push(frame)
                     frame = Frame(kind: .objectContents)
                 default:
-                    guard let (index, width) = cursor.reference(head: head), isSlot(index, .object, or: .class) else { throw firstError(foundNear: start) }
-                    token.form = .reference
-                    token.slot = index
-                    token.width = width
+                    try walkSlotReference(head: head, &cursor, into: &token, at: start, .object, or: .class)
                     token.end = cursor.offset
                     _ = visitor.visit(token)
                 }
@@ -302,10 +296,7 @@ extension TokenReader {
                 token.value = version.value
                 token.width = version.width
             default:
-                guard let (index, width) = cursor.reference(head: head), isSlot(index, .class) else { throw firstError(foundNear: start) }
-                token.form = .reference
-                token.slot = index
-                token.width = width
+                try walkSlotReference(head: head, &cursor, into: &token, at: start, .class)
             }
             token.end = cursor.offset
             _ = visitor.visit(token)
@@ -327,24 +318,23 @@ extension TokenReader {
             guard let (length, width) = cursor.length() else { throw firstError(foundNear: start) }
             let text = cursor.offset..<cursor.offset + length
             cursor.offset += length
-            token.textIndex = try newSharedString(text, at: start)
-            token.textIsReference = false
-            token.textWidth = width
-            token.payloadStart = text.lowerBound
-            token.payloadEnd = text.upperBound
+            token.setText(try newSharedString(text, at: start), isReference: false, width: width, at: text)
             return true
         default:
             guard let (index, width) = cursor.reference(head: head), index >= 0, index < nextSharedString else {
                 throw firstError(foundNear: start)
             }
-            let text = sharedStringRanges[index]
-            token.textIndex = index
-            token.textIsReference = true
-            token.textWidth = width
-            token.payloadStart = text.lowerBound
-            token.payloadEnd = text.upperBound
+            token.setText(index, isReference: true, width: width, at: sharedStringRanges[index])
             return true
         }
+    }
+
+    /// Reads a reference to an object-table slot holding `first` or `second` (its head byte,
+    /// at `start`, was just consumed) into `token`.
+    @_transparent  // inlined by force: see "Inlining" above
+    mutating func walkSlotReference(head: UInt8, _ cursor: inout ByteCursor, into token: inout CompactToken, at start: Int, _ first: SlotKind, or second: SlotKind? = nil) throws(WireError) {
+        guard let (index, width) = cursor.reference(head: head), isSlot(index, first, or: second) else { throw firstError(foundNear: start) }
+        token.setReference(to: index, width: width)
     }
 
     /// Whether object-table slot `index` exists and holds `first` or `second`.

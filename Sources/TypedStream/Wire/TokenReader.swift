@@ -448,23 +448,14 @@ public struct TokenReader: Sendable {
             let (length, width) = try readLength(what: what.length)
             let text = offset..<offset + length
             offset += length
-            token.textIndex = try newSharedString(text, at: start)
-            token.textIsReference = false
-            token.textWidth = width
-            token.payloadStart = text.lowerBound
-            token.payloadEnd = text.upperBound
+            token.setText(try newSharedString(text, at: start), isReference: false, width: width, at: text)
             return true
         default:
             let (index, width) = try readReference(head: head, at: start, what: what)
             guard index >= 0, index < nextSharedString else {
                 throw WireError(.badReference, at: start, "\(describe(what)) refers to shared string #\(index), but only \(nextSharedString) are defined")
             }
-            let text = sharedStringRanges[index]
-            token.textIndex = index
-            token.textIsReference = true
-            token.textWidth = width
-            token.payloadStart = text.lowerBound
-            token.payloadEnd = text.upperBound
+            token.setText(index, isReference: true, width: width, at: sharedStringRanges[index])
             return true
         }
     }
@@ -499,6 +490,15 @@ public struct TokenReader: Sendable {
         }
         nextSlot = index + 1
         return index
+    }
+
+    /// Reads a reference to an object-table slot holding `first` or `second` (its head byte,
+    /// at `start`, was just consumed) into `token`.
+    @inline(__always)
+    mutating func readSlotReference(head: UInt8, at start: Int, into token: inout CompactToken, _ first: SlotKind, or second: SlotKind? = nil, what: Expectation) throws(WireError) {
+        let (index, width) = try readReference(head: head, at: start, what: what)
+        try checkSlot(index, at: start, first, or: second, what: what)
+        token.setReference(to: index, width: width)
     }
 
     /// Checks that slot `index` exists and holds `first` or `second`.
@@ -691,11 +691,7 @@ public struct TokenReader: Sendable {
             try enterNesting(at: start)
             return token
         default:
-            let (index, width) = try readReference(head: head, at: start, what: "an object reference")
-            try checkSlot(index, at: start, .object, or: .class, what: "an object reference")
-            token.form = .reference
-            token.slot = index
-            token.width = width
+            try readSlotReference(head: head, at: start, into: &token, .object, or: .class, what: "an object reference")
         }
         token.end = offset
         return token
@@ -721,11 +717,7 @@ public struct TokenReader: Sendable {
             token.value = version.value
             token.width = version.width
         default:
-            let (index, width) = try readReference(head: head, at: start, what: "a class reference")
-            try checkSlot(index, at: start, .class, what: "a class reference")
-            token.form = .reference
-            token.slot = index
-            token.width = width
+            try readSlotReference(head: head, at: start, into: &token, .class, what: "a class reference")
         }
         return token
     }
@@ -787,11 +779,7 @@ public struct TokenReader: Sendable {
                 token.form = .new
                 token.slot = index
             default:
-                let (index, width) = try readReference(head: head, at: start, what: "a C string reference")
-                try checkSlot(index, at: start, .cString, what: "a C string reference")
-                token.form = .reference
-                token.slot = index
-                token.width = width
+                try readSlotReference(head: head, at: start, into: &token, .cString, what: "a C string reference")
             }
         case .object:
             let head = try readByte("an object (@)")
