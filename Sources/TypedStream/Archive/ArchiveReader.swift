@@ -62,6 +62,9 @@ public enum ArchiveReader {
         var topGroups: [ArchivedGroup] = []
         var openGroups: [ArchivedGroup] = []
         var openLists: [[ArchivedValue]] = []
+        /// The groups of each object whose contents are open, innermost last: an object gets
+        /// them all at once at its end (one access to it instead of one per group).
+        var openContents: [[ArchivedGroup]] = []
         /// Every object read, for the archive to own.
         var objects: [ArchivedObject] = []
 
@@ -96,11 +99,12 @@ public enum ArchiveReader {
 
         /// Closes the open group (if the top of the stack is one) into its parent.
         mutating func closeGroupIfOpen() throws(WireError) {
-            guard case .group? = stack.last, let group = openGroups.popLast() else { return }
+            guard case .group? = stack.last, !openGroups.isEmpty else { return }
+            let group = openGroups.removeLast()
             stack.removeLast()
             switch stack.last {
-            case .root?: topGroups.append(group)
-            case .objectContents(let object)?: object.groups.append(group)
+            case .root?: topGroups.append(consume group)
+            case .objectContents?: openContents[openContents.count - 1].append(consume group)
             default: throw WireError(.invalidToken, at: group.offset ?? 0, "a group closed outside an object or the top level")
             }
         }
@@ -222,7 +226,8 @@ public enum ArchiveReader {
                 object.instanceSize = WireInteger(token.value, width: token.width)
             case .endOfObject:
                 try closeGroupIfOpen()
-                guard case .objectContents(let object)? = stack.last else { throw fail(token, "end of object outside an object") }
+                guard case .objectContents(let object)? = stack.last, !openContents.isEmpty else { throw fail(token, "end of object outside an object") }
+                object.groups = openContents.removeLast()
                 object.endOffset = token.start
                 stack.removeLast()
             case .arrayStart:
@@ -297,7 +302,12 @@ public enum ArchiveReader {
                     object.archivedClass = linked
                     object.classReferenceWidth = width
                 }
-                stack[stack.count - 1] = ends ? .objectContents(object) : .objectChain(object, last: linked)
+                if ends {
+                    stack[stack.count - 1] = .objectContents(object)
+                    openContents.append([])
+                } else {
+                    stack[stack.count - 1] = .objectChain(object, last: linked)
+                }
             case .classValue(let first, let last, let firstWidth)?:
                 if let last {
                     try refuseLoop(linking: linked, below: last, token)

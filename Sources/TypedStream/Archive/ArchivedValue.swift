@@ -199,6 +199,9 @@ final class ArchivedObjectOwner: @unchecked Sendable {
 
     init(_ objects: [ArchivedObject]) { self.objects = objects }
 
+    /// How many objects it owns.
+    var count: Int { objects.count }
+
     deinit {
         for object in objects { object.groups = [] }
     }

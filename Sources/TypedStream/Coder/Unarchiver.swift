@@ -42,16 +42,29 @@ public final class Unarchiver {
     public private(set) var warnings: [String] = []
     /// Archived class name → name to look up in the registry (`setClass:forClassName:`).
     public var classSubstitutions: [String: String] = [:] {
-        didSet { classCache = [:] }
+        didSet {
+            classCache = [:]
+            lastClass = nil
+        }
     }
 
-    private var cursors: [Cursor]
-    private var decoded: [ObjectIdentifier: AnyObject] = [:]
-    private var versions: [String: Int64] = [:]
-    private var typeCache: [String: (bytes: [UInt8], types: [ObjCType])] = [:]
+    // The decoder's own state. Only this class touches it, never with overlapping accesses, so
+    // it opts out of the runtime's exclusivity checks (`@exclusivity(unchecked)`): they cost a
+    // call per access on every value decoded (about an eighth of a typed decode).
+    @exclusivity(unchecked) private var cursors: [Cursor]
+    @exclusivity(unchecked) private var decoded: [ObjectIdentifier: AnyObject] = [:]
+    @exclusivity(unchecked) private var versions: [String: Int64] = [:]
+    @exclusivity(unchecked) private var typeCache: [String: ParsedTypes] = [:]
+    /// The type strings asked for most recently (a few, searched before ``typeCache``: codecs
+    /// ask for the same handful of short strings over and over, and comparing a short string
+    /// costs less than hashing it).
+    @exclusivity(unchecked) private var recentTypes: [ParsedTypes] = []
     /// Per class entry of the archive (shared by identity): its chain as links and the type that
     /// decodes it, worked out once rather than per object.
-    private var classCache: [ObjectIdentifier: (chain: [ArchiveClassLink], type: any ArchivableObject.Type)] = [:]
+    @exclusivity(unchecked) private var classCache: [ObjectIdentifier: (chain: [ArchiveClassLink], type: any ArchivableObject.Type)] = [:]
+    /// The class entry looked up last, and what ``classCache`` holds for it (objects of one
+    /// class often come in a row).
+    @exclusivity(unchecked) private var lastClass: (id: ObjectIdentifier, info: (chain: [ArchiveClassLink], type: any ArchivableObject.Type))?
 
     /// Decodes `bytes` into a graph and prepares to read its top-level groups.
     /// Throws ``CoderError`` (code `malformed`) on bad bytes.
@@ -67,6 +80,7 @@ public final class Unarchiver {
         self.registry = registry
         self.options = options
         self.cursors = [Cursor(groups: archive.groups, owner: nil, chain: [])]
+        decoded.reserveCapacity(archive.ownedObjects?.count ?? 0)
     }
 
     /// The archive's system version (1000 for Mac OS X; NeXT values below).
@@ -88,8 +102,11 @@ public final class Unarchiver {
     /// class seen so far (`versionForClassName:`). `nil` if the archive has no such class.
     /// A class substituted with ``classSubstitutions`` answers to its new name too.
     public func version(ofClass className: String) -> Int64? {
-        if let link = currentClassChain.first(where: { $0.name == className || classSubstitutions[$0.name] == className }) {
-            return link.version
+        let substitutes = !classSubstitutions.isEmpty
+        if let top = cursors.indices.last {
+            for link in cursors[top].chain where link.name == className || (substitutes && classSubstitutions[link.name] == className) {
+                return link.version
+            }
         }
         if let version = versions[className] { return version }
         return classSubstitutions.first { $0.value == className }.flatMap { versions[$0.key] }
@@ -121,23 +138,35 @@ public final class Unarchiver {
         return cursor.groups[cursor.next].typeText
     }
 
-    private var lastTypeRequest: (text: String, bytes: [UInt8], types: [ObjCType])?
+    /// A type string a caller asked for, parsed.
+    private struct ParsedTypes {
+        /// The string as asked for.
+        var text: String
+        /// Its canonical spelling (braces, never the `<…>` alias), as archives carry it.
+        var bytes: [UInt8]
+        var types: [ObjCType]
+    }
 
-    private func parsed(_ typeString: String) throws(CoderError) -> (bytes: [UInt8], types: [ObjCType]) {
-        if let last = lastTypeRequest, last.text == typeString { return (last.bytes, last.types) }
+    /// How many type strings ``recentTypes`` keeps.
+    private static let recentTypeCount = 8
+
+    private func parsed(_ typeString: String) throws(CoderError) -> ParsedTypes {
+        for recent in recentTypes where recent.text == typeString { return recent }
+        let entry: ParsedTypes
         if let hit = typeCache[typeString] {
-            lastTypeRequest = (typeString, hit.bytes, hit.types)
-            return hit
+            entry = hit
+        } else {
+            do {
+                let types = try ObjCType.parseGroup(typeString)
+                entry = ParsedTypes(text: typeString, bytes: Array(types.map(\.encoding).joined().utf8), types: types)
+            } catch {
+                throw CoderError(.invalidValue, "type string '\(typeString)' does not parse: \(error.description)")
+            }
+            typeCache[typeString] = entry
         }
-        do {
-            let types = try ObjCType.parseGroup(typeString)
-            // Write the canonical spelling (braces, never the `<…>` alias).
-            let bytes = Array(types.map(\.encoding).joined().utf8)
-            typeCache[typeString] = (bytes, types)
-            return (bytes, types)
-        } catch {
-            throw CoderError(.invalidValue, "type string '\(typeString)' does not parse: \(error.description)")
-        }
+        if recentTypes.count == Self.recentTypeCount { recentTypes.removeFirst() }
+        recentTypes.append(entry)
+        return entry
     }
 
     /// Takes the next group, which must have exactly the type string `typeString` (for example
@@ -145,10 +174,10 @@ public final class Unarchiver {
     /// the expected and the found type.
     public func decodeValues(ofObjCTypes typeString: String) throws(CoderError) -> [ArchivedValue] {
         let expected = try parsed(typeString)
-        guard let cursor = cursors.last, cursor.next < cursor.groups.count else {
+        guard let top = cursors.indices.last, cursors[top].next < cursors[top].groups.count else {
             throw CoderError(.noMoreValues, at: currentEndOffset, "expected type '\(typeString)', found \(positionDescription)")
         }
-        let group = cursor.groups[cursor.next]
+        let group = cursors[top].groups[cursors[top].next]
         let matches: Bool
         if let found = group.typeString {
             matches = found.elementsEqual(expected.bytes) || group.types == expected.types
@@ -160,10 +189,10 @@ public final class Unarchiver {
                 throw CoderError(.typeMismatch, at: group.offset, "expected type '\(typeString)', found '\(group.typeText)'")
             }
             warnings.append("offset \(group.offset ?? 0): read '\(group.typeText)' as '\(typeString)' (lenient integer conversion)")
-            cursors[cursors.count - 1].next += 1
+            cursors[top].next += 1
             return converted
         }
-        cursors[cursors.count - 1].next += 1
+        cursors[top].next += 1
         return group.values
     }
 
@@ -300,12 +329,17 @@ public final class Unarchiver {
     /// The chain and decoding type of a class entry (cached by identity).
     private func classInfo(_ entry: ArchivedClass) -> (chain: [ArchiveClassLink], type: any ArchivableObject.Type) {
         let id = ObjectIdentifier(entry)
-        if let known = classCache[id] { return known }
+        if let last = lastClass, last.id == id { return last.info }
+        if let known = classCache[id] {
+            lastClass = (id, known)
+            return known
+        }
         let chain = entry.chain.map { ArchiveClassLink($0.nameText, version: $0.version) }
         for link in chain where versions[link.name] == nil { versions[link.name] = link.version }
         let name = chain.first.map { classSubstitutions[$0.name] ?? $0.name } ?? ""
         let info = (chain, registry.type(forClassName: name) ?? GenericObject.self)
         classCache[id] = info
+        lastClass = (id, info)
         return info
     }
 
