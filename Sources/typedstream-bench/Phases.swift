@@ -76,15 +76,18 @@ final class Workload {
         case .indexWrite:
             for index in indexes { check &+= try index.write().count }
         case .graph:
-            for bytes in archives { check &+= try ArchiveReader.read(bytes).groups.count }
+            var compiled = CompiledTypeStrings()
+            for bytes in archives { check &+= try ArchiveReader.read(bytes, compiled: &compiled).groups.count }
         case .typed:
+            var compiled = CompiledTypeStrings()
             for bytes in archives {
-                let root = try Unarchiver(bytes: bytes, registry: BenchRegistry.typed).decodeRootObject()
+                let root = try Unarchiver(bytes: bytes, registry: BenchRegistry.typed, compiled: &compiled).decodeRootObject()
                 check &+= root == nil ? 0 : 1
             }
         case .natural:
+            var compiled = CompiledTypeStrings()
             for bytes in archives {
-                let root = try Unarchiver(bytes: bytes, registry: BenchRegistry.typed).decodeRootObject()
+                let root = try Unarchiver(bytes: bytes, registry: BenchRegistry.typed, compiled: &compiled).decodeRootObject()
                 switch naturalValue(of: root) {
                 case .array(let items): check &+= items.count
                 case .attributedString(let text): check &+= text.runs.count
@@ -94,8 +97,9 @@ final class Workload {
         case .encode:
             for graph in graphs { check &+= try ArchiveWriter.write(graph).count }
         case .verify:
+            var compiled = CompiledTypeStrings()
             for bytes in archives {
-                let again = try ArchiveWriter.write(try ArchiveReader.read(bytes))
+                let again = try ArchiveWriter.write(try ArchiveReader.read(bytes, compiled: &compiled))
                 guard again == bytes else { throw BenchError("verify: the re-encoded archive differs from the input") }
                 check &+= again.count
             }

@@ -74,6 +74,30 @@ struct FoundationCorpusTests {
         #expect(totals.perClass["NSValue"]?.typed == 10)
     }
 
+    /// Decoding with type strings carried over from every file before
+    /// (`Unarchiver(bytes:registry:compiled:)`) gives what a fresh decoder gives: the same
+    /// natural value of the root, or the same error.
+    @Test func carriedTypeStringsDecodeTheSame() throws {
+        guard let files = Self.corpusFiles() else { return }
+        func outcome(_ make: () throws -> Unarchiver) -> String {
+            do {
+                return "\(naturalValue(of: try make().decodeRootObject()))"
+            } catch {
+                return "error: \(error)"
+            }
+        }
+        var compiled = CompiledTypeStrings()
+        var decoded = 0
+        for (name, bytes) in files {
+            let fresh = outcome { try Unarchiver(bytes: bytes, registry: .foundation) }
+            let carried = outcome { try Unarchiver(bytes: bytes, registry: .foundation, compiled: &compiled) }
+            #expect(carried == fresh, "\(name)")
+            if !fresh.hasPrefix("error: ") { decoded += 1 }
+        }
+        #expect(decoded > 50)
+        #expect(compiled.count > 10)
+    }
+
     static func url(_ string: String, relativeTo base: String? = nil) -> NaturalValue {
         .url(URL(string: string, relativeTo: base.flatMap { URL(string: $0) })!)
     }

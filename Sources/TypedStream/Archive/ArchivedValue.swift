@@ -105,14 +105,26 @@ public final class ArchivedClass: @unchecked Sendable {
     /// This class and its superclasses, most derived first. Stops at a repeated class.
     public var chain: [ArchivedClass] {
         var result: [ArchivedClass] = []
-        var seen = Set<ObjectIdentifier>()
+        // Chains are short: a repeat is looked for in the result itself, and only a long
+        // chain gets a set (so a chain of n classes costs O(n), however long).
+        var seen: Set<ObjectIdentifier>? = nil
         var current: ArchivedClass? = self
-        while let c = current, seen.insert(ObjectIdentifier(c)).inserted {
+        while let c = current {
+            if var set = seen {
+                guard set.insert(ObjectIdentifier(c)).inserted else { break }
+                seen = set
+            } else {
+                guard !result.contains(where: { $0 === c }) else { break }
+                if result.count == Self.shortChain { seen = Set(result.map(ObjectIdentifier.init)) }
+            }
             result.append(c)
             current = c.superclass
         }
         return result
     }
+
+    /// The chain length up to which ``chain`` finds a repeat by looking through what it has.
+    private static let shortChain = 16
 }
 
 /// A C-string entry of the object table.

@@ -53,7 +53,9 @@ public final class Unarchiver {
     // call per access on every value decoded (about an eighth of a typed decode).
     @exclusivity(unchecked) private var cursors: [Cursor]
     @exclusivity(unchecked) private var decoded: [ObjectIdentifier: AnyObject] = [:]
-    @exclusivity(unchecked) private var versions: [String: Int64] = [:]
+    /// The links of every class chain met so far, in order (the first link of a name gives its
+    /// version; a list, as archives hold few classes and most lookups hit the current chain).
+    @exclusivity(unchecked) private var seenLinks: [ArchiveClassLink] = []
     @exclusivity(unchecked) private var typeCache: [String: ParsedTypes] = [:]
     /// The type strings asked for most recently (a few, searched before ``typeCache``: codecs
     /// ask for the same handful of short strings over and over, and comparing a short string
@@ -69,8 +71,23 @@ public final class Unarchiver {
     /// Decodes `bytes` into a graph and prepares to read its top-level groups.
     /// Throws ``CoderError`` (code `malformed`) on bad bytes.
     public convenience init(bytes: [UInt8], registry: ClassRegistry = ClassRegistry(), options: Options = Options()) throws(CoderError) {
+        var compiled = CompiledTypeStrings()
+        try self.init(bytes: bytes, registry: registry, options: options, compiled: &compiled)
+    }
+
+    /// Decodes `bytes` into a graph, starting with the type strings in `compiled` and adding
+    /// those it compiles (see ``CompiledTypeStrings``): the way to decode many small archives,
+    /// such as message bodies, one after another.
+    ///
+    /// ```swift
+    /// var compiled = CompiledTypeStrings()
+    /// for body in bodies {
+    ///     let text = try Unarchiver(bytes: body, registry: registry, compiled: &compiled).decodeRootObject()
+    /// }
+    /// ```
+    public convenience init(bytes: [UInt8], registry: ClassRegistry = ClassRegistry(), options: Options = Options(), compiled: inout CompiledTypeStrings) throws(CoderError) {
         let archive: Archive
-        do { archive = try ArchiveReader.read(bytes, limits: options.limits) } catch { throw CoderError(error) }
+        do { archive = try ArchiveReader.read(bytes, limits: options.limits, compiled: &compiled) } catch { throw CoderError(error) }
         self.init(archive: archive, registry: registry, options: options)
     }
 
@@ -108,8 +125,13 @@ public final class Unarchiver {
                 return link.version
             }
         }
-        if let version = versions[className] { return version }
-        return classSubstitutions.first { $0.value == className }.flatMap { versions[$0.key] }
+        if let version = firstVersion(ofClass: className) { return version }
+        return classSubstitutions.first { $0.value == className }.flatMap { firstVersion(ofClass: $0.key) }
+    }
+
+    /// The version of the first class named `className` met so far.
+    private func firstVersion(ofClass className: String) -> Int64? {
+        seenLinks.first { $0.name == className }?.version
     }
 
     // MARK: - Groups
@@ -139,26 +161,41 @@ public final class Unarchiver {
     }
 
     /// A type string a caller asked for, parsed.
-    private struct ParsedTypes {
+    private struct ParsedTypes: Sendable {
         /// The string as asked for.
         var text: String
         /// Its canonical spelling (braces, never the `<…>` alias), as archives carry it.
         var bytes: [UInt8]
         var types: [ObjCType]
+
+        /// `text`, which parsed to `types`.
+        static func parsed(_ text: String, as types: [ObjCType]) -> ParsedTypes {
+            ParsedTypes(text: text, bytes: Array(types.map(\.encoding).joined().utf8), types: types)
+        }
     }
 
     /// How many type strings ``recentTypes`` keeps.
     private static let recentTypeCount = 8
 
+    /// Every type string of one ASCII character that parses, by its byte: most requests are
+    /// one of these (`@`, `i`, `+` …), parsed once per process.
+    private static let oneLetterTypes: [ParsedTypes?] = (0..<128).map { code in
+        let text = String(UnicodeScalar(UInt8(code)))
+        return (try? ObjCType.parseGroup(text)).map { ParsedTypes.parsed(text, as: $0) }
+    }
+
     private func parsed(_ typeString: String) throws(CoderError) -> ParsedTypes {
+        let utf8 = typeString.utf8
+        if utf8.count == 1, let letter = utf8.first, letter < 128, let entry = Self.oneLetterTypes[Int(letter)] {
+            return entry
+        }
         for recent in recentTypes where recent.text == typeString { return recent }
         let entry: ParsedTypes
         if let hit = typeCache[typeString] {
             entry = hit
         } else {
             do {
-                let types = try ObjCType.parseGroup(typeString)
-                entry = ParsedTypes(text: typeString, bytes: Array(types.map(\.encoding).joined().utf8), types: types)
+                entry = ParsedTypes.parsed(typeString, as: try ObjCType.parseGroup(typeString))
             } catch {
                 throw CoderError(.invalidValue, "type string '\(typeString)' does not parse: \(error.description)")
             }
@@ -335,7 +372,7 @@ public final class Unarchiver {
             return known
         }
         let chain = entry.chain.map { ArchiveClassLink($0.nameText, version: $0.version) }
-        for link in chain where versions[link.name] == nil { versions[link.name] = link.version }
+        seenLinks.append(contentsOf: chain)
         let name = chain.first.map { classSubstitutions[$0.name] ?? $0.name } ?? ""
         let info = (chain, registry.type(forClassName: name) ?? GenericObject.self)
         classCache[id] = info

@@ -14,6 +14,9 @@
 /// }
 /// ```
 ///
+/// `ArchiveIndex(bytes:compiled:)`, `ArchiveReader.read(_:compiled:)` and
+/// `Unarchiver(bytes:registry:options:compiled:)` take it too, as an `inout` argument.
+///
 /// It is a value: copies are independent, and it can be used from any thread. It grows with the
 /// number of distinct type strings; past about a million compiled operations a reader starts
 /// afresh instead.

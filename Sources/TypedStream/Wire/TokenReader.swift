@@ -794,7 +794,7 @@ public struct TokenReader: Sendable {
             let count = Int(op.a)
             guard count <= bytes.count - offset else {
                 if op.code == .union {
-                    throw WireError(.truncated, at: offset, "expected \(count) bytes of union '\(program.texts[Int(op.text)])', found \(bytes.count - offset)")
+                    throw WireError(.truncated, at: offset, "expected \(count) bytes of union '\(program.text(op.text))', found \(bytes.count - offset)")
                 }
                 throw WireError(.badLength, at: start, "array of \(count) bytes runs past the end of the data (\(bytes.count - offset) bytes remain)")
             }
@@ -811,7 +811,7 @@ public struct TokenReader: Sendable {
                     throw WireError(.limitExceeded, at: start, "array of \(count) elements that take no bytes exceeds the limit \(limits.maximumEmptyElementArray)")
                 }
             } else if count > (bytes.count - offset) / minimum {
-                throw WireError(.badLength, at: start, "array of \(count) '\(program.texts[Int(op.text)])' needs at least \(count.multipliedReportingOverflow(by: minimum).partialValue) bytes, only \(bytes.count - offset) remain")
+                throw WireError(.badLength, at: start, "array of \(count) '\(program.text(op.text))' needs at least \(count.multipliedReportingOverflow(by: minimum).partialValue) bytes, only \(bytes.count - offset) remain")
             }
             if count == 0 { try countEmptyValue(at: start) }
             try enterNesting(at: start)
@@ -836,9 +836,9 @@ public struct TokenReader: Sendable {
             return token
         case .unsupported:
             if op.a == 1 {
-                throw WireError(.badTypeString, at: start, "union '\(program.texts[Int(op.text)])' has no computable size")
+                throw WireError(.badTypeString, at: start, "union '\(program.text(op.text))' has no computable size")
             }
-            throw WireError(.badTypeString, at: start, "type '\(program.texts[Int(op.text)])' cannot be archived in a typedstream")
+            throw WireError(.badTypeString, at: start, "type '\(program.text(op.text))' cannot be archived in a typedstream")
         }
         token.end = offset
         return token
@@ -861,7 +861,7 @@ public struct TokenReader: Sendable {
         // real type cannot hold could not be written back, so it is refused.
         let exact = isFloat ? Int64(exactly: Float(value.value)) == value.value : Int64(exactly: Double(value.value)) == value.value
         guard exact else {
-            throw WireError(.inexactReal, at: start, "the integer \(value.value), written for a real (\(program.texts[Int(op.text)])), is not exactly representable as a \(isFloat ? "float" : "double")")
+            throw WireError(.inexactReal, at: start, "the integer \(value.value), written for a real (\(program.text(op.text))), is not exactly representable as a \(isFloat ? "float" : "double")")
         }
         token.form = .integral
         token.value = value.value
@@ -884,7 +884,7 @@ extension CompactToken {
 /// and the message is only built when an error is thrown.
 struct Expectation: ExpressibleByStringLiteral {
     var phrase: StaticString
-    /// Index into ``TypeProgram/texts``, or −1.
+    /// The type, as an ``TypeProgram/Op/text`` index, or −1.
     var type: Int32 = -1
     var isLength = false
 
@@ -908,7 +908,7 @@ extension TokenReader {
     func describe(_ expectation: Expectation) -> String {
         var text = expectation.isLength ? "the length of " : ""
         text += "\(expectation.phrase)"
-        if expectation.type >= 0 { text += " (\(program.texts[Int(expectation.type)]))" }
+        if expectation.type >= 0 { text += " (\(program.text(expectation.type)))" }
         return text
     }
 }

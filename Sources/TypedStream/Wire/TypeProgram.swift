@@ -48,7 +48,7 @@ struct TypeProgram: Sendable {
     /// One operation.
     struct Op: Sendable {
         var code: Code
-        /// Index into ``texts``: the encoding of the operation's type, for messages.
+        /// Index into ``opTypes``: the operation's type, whose encoding messages name.
         var text: Int32
         var a: Int32 = 0
         var b: Int32 = 0
@@ -57,9 +57,9 @@ struct TypeProgram: Sendable {
 
     /// All operations of all compiled type strings.
     private(set) var ops: [Op] = []
-    /// Type encodings referred to by ``Op/text``.
-    private(set) var texts: [String] = []
-    private var textIndex: [String: Int32] = [:]
+    /// The types referred to by ``Op/text``, kept as types: they are spelled out (``text(_:)``)
+    /// only when a message names one, which keeps compiling cheap for small archives.
+    private var opTypes: [ObjCType] = []
 
     /// The compiled type strings: their texts, operation ranges and types, by entry number.
     private var entryTexts: [[UInt8]] = []
@@ -117,13 +117,12 @@ struct TypeProgram: Sendable {
         return start..<ops.count
     }
 
+    /// The encoding of type `index` (an ``Op/text``), for messages.
+    func text(_ index: Int32) -> String { opTypes[Int(index)].encoding }
+
     private mutating func text(_ type: ObjCType) -> Int32 {
-        let encoding = type.encoding
-        if let index = textIndex[encoding] { return index }
-        let index = Int32(texts.count)
-        texts.append(encoding)
-        textIndex[encoding] = index
-        return index
+        opTypes.append(type)
+        return Int32(opTypes.count - 1)
     }
 
     private static func clamp(_ value: Int) -> Int32 { Int32(clamping: value) }
