@@ -211,9 +211,7 @@ public enum ArchiveReader {
                     }
                 default:
                     // The class is filled in when its chain has been read.
-                    let object = ArchivedObject(archivedClass: ArchivedClass.placeholder)
-                    object.sourceIndex = token.slot
-                    object.sourceOffset = token.start
+                    let object = ArchivedObject(placeholderAt: token.start, sourceIndex: token.slot)
                     objects.append(object)
                     try newSlot(.object(object), index: token.slot, token)
                     try append(.object(object, referenceWidth: nil), token)
@@ -266,6 +264,15 @@ public enum ArchiveReader {
             }
         }
 
+        /// Makes `superclass` (written with a reference label of `width`, if any) the superclass
+        /// of `last`, a class entry just read (whose superclass fields are still empty).
+        func link(_ last: ArchivedClass, to superclass: ArchivedClass?, width: IntegerWidth?, _ token: CompactToken) throws(WireError) {
+            guard let superclass else { return }
+            try refuseLoop(linking: superclass, below: last, token)
+            last.superclass = superclass
+            if let width { last.superclassReferenceWidth = width }
+        }
+
         mutating func addClassLink(_ token: CompactToken) throws(WireError) {
             // Resolve the link into a class (or the end of the chain).
             var linked: ArchivedClass? = nil
@@ -281,10 +288,7 @@ public enum ArchiveReader {
                 linked = entry
                 width = token.width
             default:
-                let entry = ArchivedClass(name: payload(token), version: token.value)
-                entry.nameDecision = Self.decision(token)
-                entry.versionWidth = token.width
-                entry.sourceIndex = token.slot
+                let entry = ArchivedClass(name: payload(token), nameDecision: Self.decision(token), version: token.value, versionWidth: token.width, sourceIndex: token.slot)
                 try newSlot(.class(entry), index: token.slot, token)
                 linked = entry
                 ends = false
@@ -292,15 +296,13 @@ public enum ArchiveReader {
             switch stack.last {
             case .objectChain(let object, let last)?:
                 if let last {
-                    try refuseLoop(linking: linked, below: last, token)
-                    last.superclass = linked
-                    last.superclassReferenceWidth = width
+                    try link(last, to: linked, width: width, token)
                 } else {
                     guard let linked else {
                         throw WireError(.unexpectedHeadByte, at: token.start, "object #\(object.sourceIndex ?? -1) has no class (nil where its class should be)")
                     }
                     object.archivedClass = linked
-                    object.classReferenceWidth = width
+                    if let width { object.classReferenceWidth = width }
                 }
                 if ends {
                     stack[stack.count - 1] = .objectContents(object)
@@ -309,11 +311,7 @@ public enum ArchiveReader {
                     stack[stack.count - 1] = .objectChain(object, last: linked)
                 }
             case .classValue(let first, let last, let firstWidth)?:
-                if let last {
-                    try refuseLoop(linking: linked, below: last, token)
-                    last.superclass = linked
-                    last.superclassReferenceWidth = width
-                }
+                if let last { try link(last, to: linked, width: width, token) }
                 let newFirst = first ?? linked
                 let newFirstWidth = first == nil ? width : firstWidth
                 if ends {

@@ -96,6 +96,16 @@ public final class ArchivedClass: @unchecked Sendable {
         self.superclass = superclass
     }
 
+    /// A class entry as a reader meets it, every field it knows set at once (setting them one
+    /// by one afterwards costs a runtime exclusivity check each).
+    init(name: ArraySlice<UInt8>, nameDecision: SharedStringDecision, version: Int64, versionWidth: IntegerWidth, sourceIndex: Int) {
+        self.name = name
+        self.nameDecision = nameDecision
+        self.version = version
+        self.versionWidth = versionWidth
+        self.sourceIndex = sourceIndex
+    }
+
     /// The name as text.
     public var nameText: String { String(decoding: name, as: UTF8.self) }
 
@@ -170,6 +180,15 @@ public final class ArchivedObject: @unchecked Sendable {
     public init(archivedClass: ArchivedClass, groups: [ArchivedGroup] = []) {
         self.archivedClass = archivedClass
         self.groups = groups
+    }
+
+    /// An object entry as a reader meets it: its class still to come (``ArchivedClass/placeholder``),
+    /// its slot and offset known.
+    init(placeholderAt sourceOffset: Int, sourceIndex: Int) {
+        self.archivedClass = ArchivedClass.placeholder
+        self.groups = []
+        self.sourceIndex = sourceIndex
+        self.sourceOffset = sourceOffset
     }
 
     /// The name of the object's own class.

@@ -214,14 +214,17 @@ public final class Unarchiver {
         guard let top = cursors.indices.last, cursors[top].next < cursors[top].groups.count else {
             throw CoderError(.noMoreValues, at: currentEndOffset, "expected type '\(typeString)', found \(positionDescription)")
         }
-        let group = cursors[top].groups[cursors[top].next]
+        // The group's fields are read in place: copying the whole group costs a reference
+        // count per field.
+        let next = cursors[top].next
         let matches: Bool
-        if let found = group.typeString {
-            matches = found.elementsEqual(expected.bytes) || group.types == expected.types
+        if let found = cursors[top].groups[next].typeString {
+            matches = Self.sameBytes(found, expected.bytes) || cursors[top].groups[next].types == expected.types
         } else {
             matches = expected.types.count == 1 && expected.types[0].unqualified.letter == UInt8(ascii: "@")
         }
         if !matches {
+            let group = cursors[top].groups[next]
             guard options.lenientIntegers, let converted = Self.lenientConversion(group, to: expected.types) else {
                 throw CoderError(.typeMismatch, at: group.offset, "expected type '\(typeString)', found '\(group.typeText)'")
             }
@@ -230,7 +233,12 @@ public final class Unarchiver {
             return converted
         }
         cursors[top].next += 1
-        return group.values
+        return cursors[top].groups[next].values
+    }
+
+    /// Whether `a` and `b` hold the same bytes (compared through their buffers).
+    private static func sameBytes(_ a: ArraySlice<UInt8>, _ b: [UInt8]) -> Bool {
+        a.count == b.count && a.withUnsafeBufferPointer { a in b.withUnsafeBufferPointer { b in a.elementsEqual(b) } }
     }
 
     private static func lenientConversion(_ group: ArchivedGroup, to types: [ObjCType]) -> [ArchivedValue]? {
