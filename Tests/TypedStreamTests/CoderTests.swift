@@ -164,6 +164,53 @@ struct CoderTests {
         #expect(node.label == Array("x".utf8))
     }
 
+    /// After the root is decoded, `version(ofClass:)` at the top level answers from the classes
+    /// met (the first of a name), also under a substituted name, and `nil` for others.
+    @Test func versionsOfClassesMetBefore() throws {
+        let point = LabeledPoint()
+        point.x = 7
+        let bytes = try Archiver.archivedBytes(withRootObject: point)
+        let decoder = try Unarchiver(bytes: bytes, registry: Self.registry)
+        #expect(decoder.version(ofClass: "Point") == nil)
+        _ = try decoder.decodeRootObject()
+        #expect(decoder.version(ofClass: "LabeledPoint") == 0)
+        #expect(decoder.version(ofClass: "Point") == 3)
+        #expect(decoder.version(ofClass: "NSObject") == 0)
+        #expect(decoder.version(ofClass: "Node") == nil)
+        decoder.classSubstitutions = ["Point": "OldPoint"]
+        #expect(decoder.version(ofClass: "OldPoint") == 3)
+    }
+
+    /// More distinct type strings than the decoder keeps as recent ones, asked for in turn
+    /// twice over: each is matched (or refused) by its own text.
+    @Test func manyTypeStringsInTurn() throws {
+        let types = (1...12).map { "{?=" + String(repeating: "i", count: $0) + "}" } + ["i", "I", "s", "@"]
+        let encoder = Archiver()
+        for _ in 0..<2 {
+            for type in types where type != "@" {
+                let fields = type.hasPrefix("{") ? type.count - 4 : 1
+                let values = (0..<fields).map { ArchivedValue.integer(Int64($0 + 1), width: nil) }
+                try encoder.encodeValues(type.hasPrefix("{") ? [.structure(values)] : values, ofObjCTypes: type)
+            }
+            try encoder.encodeObject(nil)
+        }
+        let decoder = try Unarchiver(bytes: try encoder.encodedBytes())
+        for _ in 0..<2 {
+            for type in types where type != "@" {
+                #expect(throws: CoderError(.typeMismatch, "")) { _ = try decoder.decodeValues(ofObjCTypes: type == "i" ? "I" : "i") }
+                let values = try decoder.decodeValues(ofObjCTypes: type)
+                if type.hasPrefix("{") {
+                    guard case .structure(let fields) = values.first else { Issue.record("\(type): \(values)"); continue }
+                    #expect(fields.count == type.count - 4, "\(type)")
+                } else {
+                    #expect(values.count == 1, "\(type)")
+                }
+            }
+            #expect(try decoder.decodeObject() == nil)
+        }
+        #expect(!decoder.hasMoreGroups)
+    }
+
     @Test func trailingValuesAfterTheRootAreReported() throws {
         let encoder = Archiver()
         try encoder.encodeRootObject(Node("x"))

@@ -32,6 +32,18 @@ struct ObjectTests {
         ])
     }
 
+    @Test("A class chain stops at a repeated class, short or long", arguments: [2, 16, 17, 40, 1000])
+    func chainStopsAtARepeat(_ length: Int) {
+        let classes = (0..<length).map { ArchivedClass(name: Array("C\($0)".utf8), version: 0) }
+        for (entry, superclass) in zip(classes, classes.dropFirst()) { entry.superclass = superclass }
+        #expect(classes[0].chain.map(\.nameText) == classes.map(\.nameText))
+        // Loop back from the last class to the middle one: the chain still lists each once.
+        classes[length - 1].superclass = classes[length / 2]
+        #expect(classes[0].chain.map(\.nameText) == classes.map(\.nameText))
+        classes[length - 1].superclass = classes[length - 1]
+        #expect(classes[0].chain.count == length)
+    }
+
     @Test("Nested objects and their depths")
     func nested() throws {
         var bytes = headerBytes() + literalBytes("@")

@@ -120,14 +120,13 @@ public final class ArchivedClass: @unchecked Sendable {
         var seen: Set<ObjectIdentifier>? = nil
         var current: ArchivedClass? = self
         while let c = current {
-            if var set = seen {
-                guard set.insert(ObjectIdentifier(c)).inserted else { break }
-                seen = set
+            if seen != nil {
+                guard seen?.insert(ObjectIdentifier(c)).inserted == true else { break }
             } else {
                 guard !result.contains(where: { $0 === c }) else { break }
-                if result.count == Self.shortChain { seen = Set(result.map(ObjectIdentifier.init)) }
             }
             result.append(c)
+            if seen == nil, result.count == Self.shortChain { seen = Set(result.map(ObjectIdentifier.init)) }
             current = c.superclass
         }
         return result
