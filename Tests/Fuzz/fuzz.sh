@@ -52,12 +52,18 @@ target_field() {  # target_field NAME INDEX
 
 target_names() { local e; for e in "${TARGETS[@]}"; do echo "${e%%|*}"; done; }
 
-build_module() {  # build_module NAME  → $OUT/build/lib$NAME.a and its .swiftmodule
-  local name="$1" lib="$OUT/build/lib$1.a" sources
+build_module() {  # build_module NAME [DEPENDENCY…]  → $OUT/build/lib$NAME.a and its .swiftmodule
+  # Rebuilt when its sources, this script or a module it depends on (built before it) changed:
+  # code compiled against an older dependency can disagree with it about memory layouts.
+  local name="$1" lib="$OUT/build/lib$1.a" sources dep
+  shift
   mapfile -t sources < <(find "Sources/$name" -name '*.swift' | sort)
   [[ ${#sources[@]} -gt 0 ]] || die "no sources for module $name"
   local newest; newest="$(ls -t "${sources[@]}" | head -1)"
-  if [[ -f "$lib" && "$lib" -nt "$newest" && "$lib" -nt "$0" ]]; then return 0; fi
+  local fresh=1
+  [[ -f "$lib" && "$lib" -nt "$newest" && "$lib" -nt "$0" ]] || fresh=0
+  for dep in "$@"; do [[ "$lib" -nt "$OUT/build/lib$dep.a" ]] || fresh=0; done
+  if [[ $fresh -eq 1 ]]; then return 0; fi
   echo "fuzz.sh: compiling module $name (${#sources[@]} files)" >&2
   local link=()
   [[ "$name" == TypedStream ]] && link=(-lm)
@@ -72,7 +78,8 @@ build() {
   source="$(target_field "$target" 1)"; modules="$(target_field "$target" 2)"
   mkdir -p "$OUT/build"
   local libs=() m
-  for m in $modules; do build_module "$m"; done
+  local built=()
+  for m in $modules; do build_module "$m" "${built[@]}"; built+=("$m"); done
   for m in $modules; do libs=("-l$m" "${libs[@]}"); done   # dependents first when linking
   local binary="$OUT/build/fuzz-$target" stale=0
   [[ -f "$binary" && "$binary" -nt "$source" && "$binary" -nt "$0" ]] || stale=1
