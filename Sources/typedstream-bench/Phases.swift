@@ -60,32 +60,28 @@ final class Workload {
     /// it can be optimised away.
     func run(_ phase: Phase) throws -> Int {
         var check = 0
+        // Many small archives share their type strings: each reader starts with those the
+        // previous one compiled.
+        var compiled = CompiledTypeStrings()
         switch phase {
         case .scan:
-            // Many small archives share their type strings: each reader starts with those the
-            // previous one compiled.
-            var compiled = CompiledTypeStrings()
             for bytes in archives {
                 var reader = TokenReader(bytes: bytes, compiled: compiled)
                 check &+= try reader.scanToEnd().checksum
                 compiled = reader.compiledTypeStrings
             }
         case .index:
-            var compiled = CompiledTypeStrings()
             for bytes in archives { check &+= try ArchiveIndex(bytes: bytes, compiled: &compiled).slotCount }
         case .indexWrite:
             for index in indexes { check &+= try index.write().count }
         case .graph:
-            var compiled = CompiledTypeStrings()
             for bytes in archives { check &+= try ArchiveReader.read(bytes, compiled: &compiled).groups.count }
         case .typed:
-            var compiled = CompiledTypeStrings()
             for bytes in archives {
                 let root = try Unarchiver(bytes: bytes, registry: BenchRegistry.typed, compiled: &compiled).decodeRootObject()
                 check &+= root == nil ? 0 : 1
             }
         case .natural:
-            var compiled = CompiledTypeStrings()
             for bytes in archives {
                 let root = try Unarchiver(bytes: bytes, registry: BenchRegistry.typed, compiled: &compiled).decodeRootObject()
                 switch naturalValue(of: root) {
@@ -97,7 +93,6 @@ final class Workload {
         case .encode:
             for graph in graphs { check &+= try ArchiveWriter.write(graph).count }
         case .verify:
-            var compiled = CompiledTypeStrings()
             for bytes in archives {
                 let again = try ArchiveWriter.write(try ArchiveReader.read(bytes, compiled: &compiled))
                 guard again == bytes else { throw BenchError("verify: the re-encoded archive differs from the input") }

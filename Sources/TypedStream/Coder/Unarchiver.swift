@@ -61,12 +61,14 @@ public final class Unarchiver {
     /// ask for the same handful of short strings over and over, and comparing a short string
     /// costs less than hashing it).
     @exclusivity(unchecked) private var recentTypes: [ParsedTypes] = []
-    /// Per class entry of the archive (shared by identity): its chain as links and the type that
-    /// decodes it, worked out once rather than per object.
-    @exclusivity(unchecked) private var classCache: [ObjectIdentifier: (chain: [ArchiveClassLink], type: any ArchivableObject.Type)] = [:]
+    /// A class entry's chain as links and the type that decodes its objects.
+    private typealias ClassInfo = (chain: [ArchiveClassLink], type: any ArchivableObject.Type)
+    /// Per class entry of the archive (shared by identity): its ``ClassInfo``, worked out once
+    /// rather than per object.
+    @exclusivity(unchecked) private var classCache: [ObjectIdentifier: ClassInfo] = [:]
     /// The class entry looked up last, and what ``classCache`` holds for it (objects of one
     /// class often come in a row).
-    @exclusivity(unchecked) private var lastClass: (id: ObjectIdentifier, info: (chain: [ArchiveClassLink], type: any ArchivableObject.Type))?
+    @exclusivity(unchecked) private var lastClass: (id: ObjectIdentifier, info: ClassInfo)?
 
     /// Decodes `bytes` into a graph and prepares to read its top-level groups.
     /// Throws ``CoderError`` (code `malformed`) on bad bytes.
@@ -372,7 +374,7 @@ public final class Unarchiver {
     }
 
     /// The chain and decoding type of a class entry (cached by identity).
-    private func classInfo(_ entry: ArchivedClass) -> (chain: [ArchiveClassLink], type: any ArchivableObject.Type) {
+    private func classInfo(_ entry: ArchivedClass) -> ClassInfo {
         let id = ObjectIdentifier(entry)
         if let last = lastClass, last.id == id { return last.info }
         if let known = classCache[id] {

@@ -192,8 +192,7 @@ extension TokenReader {
                     // As the pull reader: the slot first, then the text, whose slot it records.
                     let index = try newSlot(.cString, at: start)
                     guard try walkSharedString(&cursor, into: &token, allowNil: false) else { throw firstError(foundNear: start) }
-                    let entry = Int32(truncatingIfNeeded: token.textIndex) << 2 | Int32(SlotKind.cString.rawValue)
-                    if slotEntries[index].packed != entry { slotEntries[index].packed = entry }
+                    setText(token.textIndex, ofCStringSlot: index)
                     token.form = .new
                     token.slot = index
                 default:

@@ -74,6 +74,12 @@ public struct TokenReader: Sendable {
         /// The offset of its first byte, in 32 bits: only ``ArchiveIndex`` uses it, and it
         /// refuses inputs of 4 GiB or more.
         var offset: UInt32
+
+        /// The ``packed`` form of a slot holding `kind`, whose text is shared string `text`.
+        @_transparent
+        static func packed(_ kind: SlotKind, text: Int) -> Int32 {
+            Int32(truncatingIfNeeded: text) << 2 | Int32(kind.rawValue)
+        }
     }
 
     /// The object table so far, one entry per slot (kept with the offsets, so that an index
@@ -484,12 +490,21 @@ public struct TokenReader: Sendable {
             guard index < limits.maximumObjects else {
                 throw WireError(.limitExceeded, at: start, "more than \(limits.maximumObjects) objects, classes and C strings")
             }
-            slotEntries.append(SlotEntry(packed: Int32(truncatingIfNeeded: text) << 2 | Int32(kind.rawValue), offset: UInt32(truncatingIfNeeded: start)))
+            slotEntries.append(SlotEntry(packed: SlotEntry.packed(kind, text: text), offset: UInt32(truncatingIfNeeded: start)))
         } else if slotKind(index) != kind {
             throw WireError(.invalidToken, at: start, "object-table slot #\(index) is not what the archive's index has there")
         }
         nextSlot = index + 1
         return index
+    }
+
+    /// Records the text of the C string in slot `index` (taken before its text was read):
+    /// shared string `text`. Already recorded when re-reading. (`@_transparent`: the walk
+    /// calls it, see "Inlining" in `TokenReader+Walk.swift`.)
+    @_transparent
+    mutating func setText(_ text: Int, ofCStringSlot index: Int) {
+        let packed = SlotEntry.packed(.cString, text: text)
+        if slotEntries[index].packed != packed { slotEntries[index].packed = packed }
     }
 
     /// Reads a reference to an object-table slot holding `first` or `second` (its head byte,
@@ -732,15 +747,15 @@ public struct TokenReader: Sendable {
         switch op.code {
         case .rawByte:
             token.code = .byte
-            token.value = Int64(try readByte(Expectation("a byte", type: op.text)))
+            token.value = Int64(try readByte(Expectation("a byte", type: op.type)))
         case .short:
-            let head = try readByte(Expectation("a short", type: op.text))
-            let value = try readInteger(head: head, at: start, what: Expectation("a short", type: op.text), allowInt64: false, allowInt32: false)
+            let head = try readByte(Expectation("a short", type: op.type))
+            let value = try readInteger(head: head, at: start, what: Expectation("a short", type: op.type), allowInt64: false, allowInt32: false)
             token.value = value.value
             token.width = value.width
         case .integer:
-            let head = try readByte(Expectation("an integer", type: op.text))
-            let value = try readInteger(head: head, at: start, what: Expectation("an integer", type: op.text), allowInt64: true)
+            let head = try readByte(Expectation("an integer", type: op.type))
+            let value = try readInteger(head: head, at: start, what: Expectation("an integer", type: op.type), allowInt64: true)
             token.value = value.value
             token.width = value.width
         case .float, .double:
@@ -774,8 +789,7 @@ public struct TokenReader: Sendable {
                 // the text's shared-string slot recorded once known.
                 let index = try newSlot(.cString, at: start)
                 _ = try readSharedString(into: &token, what: "the text of a C string", allowNil: false)
-                let entry = Int32(truncatingIfNeeded: token.textIndex) << 2 | Int32(SlotKind.cString.rawValue)
-                if slotEntries[index].packed != entry { slotEntries[index].packed = entry }  // equal when re-reading
+                setText(token.textIndex, ofCStringSlot: index)
                 token.form = .new
                 token.slot = index
             default:
@@ -794,7 +808,7 @@ public struct TokenReader: Sendable {
             let count = Int(op.a)
             guard count <= bytes.count - offset else {
                 if op.code == .union {
-                    throw WireError(.truncated, at: offset, "expected \(count) bytes of union '\(program.text(op.text))', found \(bytes.count - offset)")
+                    throw WireError(.truncated, at: offset, "expected \(count) bytes of union '\(program.encoding(ofType: op.type))', found \(bytes.count - offset)")
                 }
                 throw WireError(.badLength, at: start, "array of \(count) bytes runs past the end of the data (\(bytes.count - offset) bytes remain)")
             }
@@ -811,7 +825,7 @@ public struct TokenReader: Sendable {
                     throw WireError(.limitExceeded, at: start, "array of \(count) elements that take no bytes exceeds the limit \(limits.maximumEmptyElementArray)")
                 }
             } else if count > (bytes.count - offset) / minimum {
-                throw WireError(.badLength, at: start, "array of \(count) '\(program.text(op.text))' needs at least \(count.multipliedReportingOverflow(by: minimum).partialValue) bytes, only \(bytes.count - offset) remain")
+                throw WireError(.badLength, at: start, "array of \(count) '\(program.encoding(ofType: op.type))' needs at least \(count.multipliedReportingOverflow(by: minimum).partialValue) bytes, only \(bytes.count - offset) remain")
             }
             if count == 0 { try countEmptyValue(at: start) }
             try enterNesting(at: start)
@@ -836,9 +850,9 @@ public struct TokenReader: Sendable {
             return token
         case .unsupported:
             if op.a == 1 {
-                throw WireError(.badTypeString, at: start, "union '\(program.text(op.text))' has no computable size")
+                throw WireError(.badTypeString, at: start, "union '\(program.encoding(ofType: op.type))' has no computable size")
             }
-            throw WireError(.badTypeString, at: start, "type '\(program.text(op.text))' cannot be archived in a typedstream")
+            throw WireError(.badTypeString, at: start, "type '\(program.encoding(ofType: op.type))' cannot be archived in a typedstream")
         }
         token.end = offset
         return token
@@ -849,19 +863,19 @@ public struct TokenReader: Sendable {
         let start = token.start
         let isFloat = op.code == .float
         token.code = isFloat ? .float : .double
-        let head = try readByte(Expectation("a real", type: op.text))
+        let head = try readByte(Expectation("a real", type: op.type))
         if head == HeadByte.real {
             let bits = try readFixed(isFloat ? 4 : 8, what: isFloat ? "a float" : "a double")
             token.form = .ieee
             token.value = Int64(bitPattern: bits)
             return
         }
-        let value = try readInteger(head: head, at: start, what: Expectation("a real", type: op.text), allowInt64: true)
+        let value = try readInteger(head: head, at: start, what: Expectation("a real", type: op.type), allowInt64: true)
         // Writers use the integer form only when the real equals it exactly; an integer the
         // real type cannot hold could not be written back, so it is refused.
         let exact = isFloat ? Int64(exactly: Float(value.value)) == value.value : Int64(exactly: Double(value.value)) == value.value
         guard exact else {
-            throw WireError(.inexactReal, at: start, "the integer \(value.value), written for a real (\(program.text(op.text))), is not exactly representable as a \(isFloat ? "float" : "double")")
+            throw WireError(.inexactReal, at: start, "the integer \(value.value), written for a real (\(program.encoding(ofType: op.type))), is not exactly representable as a \(isFloat ? "float" : "double")")
         }
         token.form = .integral
         token.value = value.value
@@ -884,7 +898,7 @@ extension CompactToken {
 /// and the message is only built when an error is thrown.
 struct Expectation: ExpressibleByStringLiteral {
     var phrase: StaticString
-    /// The type, as an ``TypeProgram/Op/text`` index, or −1.
+    /// The type, as an ``TypeProgram/Op/type`` index, or −1.
     var type: Int32 = -1
     var isLength = false
 
@@ -908,7 +922,7 @@ extension TokenReader {
     func describe(_ expectation: Expectation) -> String {
         var text = expectation.isLength ? "the length of " : ""
         text += "\(expectation.phrase)"
-        if expectation.type >= 0 { text += " (\(program.text(expectation.type)))" }
+        if expectation.type >= 0 { text += " (\(program.encoding(ofType: expectation.type)))" }
         return text
     }
 }

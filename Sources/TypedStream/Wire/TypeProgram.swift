@@ -49,7 +49,7 @@ struct TypeProgram: Sendable {
     struct Op: Sendable {
         var code: Code
         /// Index into ``opTypes``: the operation's type, whose encoding messages name.
-        var text: Int32
+        var type: Int32
         var a: Int32 = 0
         var b: Int32 = 0
         var c: Int32 = 0
@@ -57,8 +57,9 @@ struct TypeProgram: Sendable {
 
     /// All operations of all compiled type strings.
     private(set) var ops: [Op] = []
-    /// The types referred to by ``Op/text``, kept as types: they are spelled out (``text(_:)``)
-    /// only when a message names one, which keeps compiling cheap for small archives.
+    /// The types referred to by ``Op/type``, kept as types: they are spelled out
+    /// (``encoding(ofType:)``) only when a message names one, which keeps compiling cheap for
+    /// small archives.
     private var opTypes: [ObjCType] = []
 
     /// The compiled type strings: their texts, operation ranges and types, by entry number.
@@ -117,10 +118,11 @@ struct TypeProgram: Sendable {
         return start..<ops.count
     }
 
-    /// The encoding of type `index` (an ``Op/text``), for messages.
-    func text(_ index: Int32) -> String { opTypes[Int(index)].encoding }
+    /// The encoding of type `index` (an ``Op/type``), for messages.
+    func encoding(ofType index: Int32) -> String { opTypes[Int(index)].encoding }
 
-    private mutating func text(_ type: ObjCType) -> Int32 {
+    /// Keeps `type` for ``Op/type`` and returns its index.
+    private mutating func typeIndex(_ type: ObjCType) -> Int32 {
         opTypes.append(type)
         return Int32(opTypes.count - 1)
     }
@@ -128,45 +130,45 @@ struct TypeProgram: Sendable {
     private static func clamp(_ value: Int) -> Int32 { Int32(clamping: value) }
 
     private mutating func emit(_ type: ObjCType) {
-        let t = text(type)
+        let t = typeIndex(type)
         switch type {
-        case .char, .unsignedChar, .bool: ops.append(Op(code: .rawByte, text: t))
-        case .short, .unsignedShort: ops.append(Op(code: .short, text: t))
-        case .int, .unsignedInt, .long, .unsignedLong, .longLong, .unsignedLongLong: ops.append(Op(code: .integer, text: t))
-        case .float: ops.append(Op(code: .float, text: t))
-        case .double: ops.append(Op(code: .double, text: t))
-        case .bytes: ops.append(Op(code: .counted, text: t))
-        case .atom: ops.append(Op(code: .shared, text: t, a: 1))
-        case .selector: ops.append(Op(code: .shared, text: t, a: 0))
-        case .cString: ops.append(Op(code: .cString, text: t))
-        case .object: ops.append(Op(code: .object, text: t))
-        case .classObject: ops.append(Op(code: .classChain, text: t))
-        case .ignored: ops.append(Op(code: .ignored, text: t))
+        case .char, .unsignedChar, .bool: ops.append(Op(code: .rawByte, type: t))
+        case .short, .unsignedShort: ops.append(Op(code: .short, type: t))
+        case .int, .unsignedInt, .long, .unsignedLong, .longLong, .unsignedLongLong: ops.append(Op(code: .integer, type: t))
+        case .float: ops.append(Op(code: .float, type: t))
+        case .double: ops.append(Op(code: .double, type: t))
+        case .bytes: ops.append(Op(code: .counted, type: t))
+        case .atom: ops.append(Op(code: .shared, type: t, a: 1))
+        case .selector: ops.append(Op(code: .shared, type: t, a: 0))
+        case .cString: ops.append(Op(code: .cString, type: t))
+        case .object: ops.append(Op(code: .object, type: t))
+        case .classObject: ops.append(Op(code: .classChain, type: t))
+        case .ignored: ops.append(Op(code: .ignored, type: t))
         case .qualified(_, let inner): emit(inner)
         case .array(let count, let element):
             switch element.unqualified {
             case .char, .unsignedChar:
-                ops.append(Op(code: .rawBytes, text: t, a: Self.clamp(count)))
+                ops.append(Op(code: .rawBytes, type: t, a: Self.clamp(count)))
             default:
                 let startIndex = ops.count
-                ops.append(Op(code: .arrayStart, text: text(element), a: Self.clamp(count), b: Self.clamp(element.minimumWireSize)))
+                ops.append(Op(code: .arrayStart, type: typeIndex(element), a: Self.clamp(count), b: Self.clamp(element.minimumWireSize)))
                 emit(element)
                 let endIndex = ops.count
-                ops.append(Op(code: .arrayEnd, text: t, c: Int32(startIndex)))
+                ops.append(Op(code: .arrayEnd, type: t, c: Int32(startIndex)))
                 ops[startIndex].c = Int32(endIndex)
             }
         case .structure(_, let fields):
-            ops.append(Op(code: .structStart, text: t))
+            ops.append(Op(code: .structStart, type: t))
             for field in fields { emit(field.type) }
-            ops.append(Op(code: .structEnd, text: t))
+            ops.append(Op(code: .structEnd, type: t))
         case .union:
             if let size = type.layout(.ilp32)?.size {
-                ops.append(Op(code: .union, text: t, a: Self.clamp(size)))
+                ops.append(Op(code: .union, type: t, a: Self.clamp(size)))
             } else {
-                ops.append(Op(code: .unsupported, text: t, a: 1))
+                ops.append(Op(code: .unsupported, type: t, a: 1))
             }
         case .pointer, .bitfield, .void, .unknown:
-            ops.append(Op(code: .unsupported, text: t))
+            ops.append(Op(code: .unsupported, type: t))
         }
     }
 }
