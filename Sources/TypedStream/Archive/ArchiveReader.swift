@@ -14,18 +14,20 @@ public enum ArchiveReader {
         case cString(ArchivedCString)
     }
 
-    /// What the builder is filling. Groups and value lists live in their own stacks
-    /// (``Builder/openGroups``, ``Builder/openLists``) so they grow in place, without copies.
-    private enum Container {
-        case root
+    /// What is open, innermost last. Plain tags: what an open container holds lives in the
+    /// builder's stacks beside them (an enum carrying an object would cost a reference count
+    /// every time the top is looked at).
+    private enum Open {
+        /// A group; its head is the last of ``Builder/groupHeads``.
         case group
         case array
         case structure
-        /// A new object whose class chain is being read; `last` is the last class link read.
-        case objectChain(ArchivedObject, last: ArchivedClass?)
-        case objectContents(ArchivedObject)
+        /// A new object whose class chain is being read (the last of ``Builder/openObjects``).
+        case objectChain
+        /// An object whose contents are being read (the last of ``Builder/openObjects``).
+        case objectContents
         /// A `#` value whose chain is being read.
-        case classValue(first: ArchivedClass?, last: ArchivedClass?, firstWidth: IntegerWidth?)
+        case classValue
     }
 
     /// Reads `bytes` into a graph. Throws ``WireError`` on malformed input.
@@ -58,13 +60,24 @@ public enum ArchiveReader {
         let bytes: [UInt8]
         var error: WireError?
         var slots: [Slot] = []
-        var stack: [Container] = [.root]
-        var topGroups: [ArchivedGroup] = []
-        var openGroups: [ArchivedGroup] = []
-        var openLists: [[ArchivedValue]] = []
-        /// The groups of each object whose contents are open, innermost last: an object gets
-        /// them all at once at its end (one access to it instead of one per group).
-        var openContents: [[ArchivedGroup]] = []
+        var open: [Open] = []
+        /// The values of the open groups, arrays and structs, in order; each takes its own when
+        /// it closes, from where ``valueStarts`` says it began.
+        let values = MovingStack<ArchivedValue>()
+        var valueStarts: [Int] = []
+        /// The open groups, their values still on ``values``.
+        let groupHeads = MovingStack<ArchivedGroup>(capacity: 8)
+        /// The closed groups of the open objects and of the top level, in order; an object
+        /// takes its own at its end, from where ``groupStarts`` says its contents began.
+        let groups = MovingStack<ArchivedGroup>()
+        var groupStarts: [Int] = []
+        /// The objects whose class chain or contents are open, innermost last.
+        var openObjects: [ArchivedObject] = []
+        /// The class chain being read: the last link read, and for a `#` value its first class
+        /// and that link's reference width.
+        var chainLast: ArchivedClass?
+        var chainFirst: ArchivedClass?
+        var chainFirstWidth: IntegerWidth?
         /// Every object read, for the archive to own.
         var objects: [ArchivedObject] = []
 
@@ -91,33 +104,46 @@ public enum ArchiveReader {
 
         mutating func finish(at end: Int) throws(WireError) -> [ArchivedGroup] {
             try closeGroupIfOpen()
-            guard stack.count == 1 else {
+            guard open.isEmpty else {
                 throw WireError(.truncated, at: end, "the data ends inside an object, array or struct")
             }
-            return topGroups
+            return groups.popArray(from: 0)
         }
 
-        /// Closes the open group (if the top of the stack is one) into its parent.
+        /// Closes the open group (if the innermost open thing is one) into its object or the
+        /// top level.
         mutating func closeGroupIfOpen() throws(WireError) {
-            guard case .group? = stack.last, !openGroups.isEmpty else { return }
-            let group = openGroups.removeLast()
-            stack.removeLast()
-            switch stack.last {
-            case .root?: topGroups.append(consume group)
-            case .objectContents?: openContents[openContents.count - 1].append(consume group)
-            default: throw WireError(.invalidToken, at: group.offset ?? 0, "a group closed outside an object or the top level")
+            guard open.last == .group, groupHeads.count > 0, let start = valueStarts.popLast() else { return }
+            open.removeLast()
+            var group = groupHeads.popLast()
+            group.values = values.popArray(from: start)
+            guard open.last == nil || open.last == .objectContents else {
+                throw WireError(.invalidToken, at: group.offset ?? 0, "a group closed outside an object or the top level")
+            }
+            groups.push(group)
+        }
+
+        mutating func append(_ value: consuming ArchivedValue, _ token: CompactToken) throws(WireError) {
+            switch open.last {
+            case .group?, .array?, .structure?: values.push(value)
+            default: throw fail(token, "a value outside any group")
             }
         }
 
-        mutating func append(_ value: ArchivedValue, _ token: CompactToken) throws(WireError) {
-            switch stack.last {
-            case .group?:
-                openGroups[openGroups.count - 1].values.append(value)
-            case .array?, .structure?:
-                openLists[openLists.count - 1].append(value)
-            default:
-                throw fail(token, "a value outside any group")
+        /// Opens `group` (its values to come).
+        mutating func openGroup(_ group: consuming ArchivedGroup) {
+            groupHeads.push(consume group)
+            valueStarts.append(values.count)
+            open.append(.group)
+        }
+
+        /// Closes the array or struct (`kind`) that is open, into a value made by `make`.
+        mutating func closeList(_ kind: Open, _ token: CompactToken, into make: ([ArchivedValue]) -> ArchivedValue) throws(WireError) {
+            guard open.last == kind, let start = valueStarts.popLast() else {
+                throw fail(token, kind == .array ? "array end without a start" : "struct end without a start")
             }
+            open.removeLast()
+            try append(make(values.popArray(from: start)), token)
         }
 
         func slot(_ index: Int, _ token: CompactToken) throws(WireError) -> Slot {
@@ -150,14 +176,10 @@ public enum ArchiveReader {
             case .typeString:
                 try closeGroupIfOpen()
                 guard let types else { throw fail(token, "type string not parsed") }
-                var values: [ArchivedValue] = []
-                values.reserveCapacity(types.count)
-                openGroups.append(ArchivedGroup(typeString: payload(token), types: types, values: values, typeStringDecision: Self.decision(token), offset: token.start))
-                stack.append(.group)
+                openGroup(ArchivedGroup(typeString: payload(token), types: types, values: [], typeStringDecision: Self.decision(token), offset: token.start))
             case .untypedGroup:
                 try closeGroupIfOpen()
-                openGroups.append(ArchivedGroup(typeString: nil, types: Self.untypedGroupTypes, values: [], offset: token.start))
-                stack.append(.group)
+                openGroup(ArchivedGroup(typeString: nil, types: Self.untypedGroupTypes, values: [], offset: token.start))
             case .integer:
                 try append(.integer(token.value, width: token.width), token)
             case .float:
@@ -215,35 +237,33 @@ public enum ArchiveReader {
                     objects.append(object)
                     try newSlot(.object(object), index: token.slot, token)
                     try append(.object(object, referenceWidth: nil), token)
-                    stack.append(.objectChain(object, last: nil))
+                    openObjects.append(object)
+                    chainLast = nil
+                    open.append(.objectChain)
                 }
             case .classLink:
                 try addClassLink(token)
             case .instanceSize:
-                guard case .objectContents(let object)? = stack.last else { throw fail(token, "instance size outside an object") }
+                guard open.last == .objectContents, let object = openObjects.last else { throw fail(token, "instance size outside an object") }
                 object.instanceSize = WireInteger(token.value, width: token.width)
             case .endOfObject:
                 try closeGroupIfOpen()
-                guard case .objectContents(let object)? = stack.last, !openContents.isEmpty else { throw fail(token, "end of object outside an object") }
-                object.groups = openContents.removeLast()
+                guard open.last == .objectContents, let object = openObjects.popLast(), let start = groupStarts.popLast() else {
+                    throw fail(token, "end of object outside an object")
+                }
+                open.removeLast()
+                object.groups = groups.popArray(from: start)
                 object.endOffset = token.start
-                stack.removeLast()
             case .arrayStart:
-                var values: [ArchivedValue] = []
-                values.reserveCapacity(Int(token.value))
-                openLists.append(values)
-                stack.append(.array)
+                valueStarts.append(values.count)
+                open.append(.array)
             case .structStart:
-                openLists.append([])
-                stack.append(.structure)
+                valueStarts.append(values.count)
+                open.append(.structure)
             case .arrayEnd:
-                guard case .array? = stack.last, let values = openLists.popLast() else { throw fail(token, "array end without a start") }
-                stack.removeLast()
-                try append(.array(values), token)
+                try closeList(.array, token, into: ArchivedValue.array)
             case .structEnd:
-                guard case .structure? = stack.last, let values = openLists.popLast() else { throw fail(token, "struct end without a start") }
-                stack.removeLast()
-                try append(.structure(values), token)
+                try closeList(.structure, token, into: ArchivedValue.structure)
             case .ignored:
                 try append(.ignored, token)
             }
@@ -293,9 +313,10 @@ public enum ArchiveReader {
                 linked = entry
                 ends = false
             }
-            switch stack.last {
-            case .objectChain(let object, let last)?:
-                if let last {
+            switch open.last {
+            case .objectChain?:
+                guard let object = openObjects.last else { throw fail(token, "a class chain outside an object") }
+                if let last = chainLast {
                     try link(last, to: linked, width: width, token)
                 } else {
                     guard let linked else {
@@ -305,27 +326,28 @@ public enum ArchiveReader {
                     if let width { object.classReferenceWidth = width }
                 }
                 if ends {
-                    stack[stack.count - 1] = .objectContents(object)
-                    openContents.append([])
+                    open[open.count - 1] = .objectContents
+                    groupStarts.append(groups.count)
                 } else {
-                    stack[stack.count - 1] = .objectChain(object, last: linked)
+                    chainLast = linked
                 }
-            case .classValue(let first, let last, let firstWidth)?:
-                if let last { try link(last, to: linked, width: width, token) }
-                let newFirst = first ?? linked
-                let newFirstWidth = first == nil ? width : firstWidth
+            case .classValue?:
+                if let last = chainLast { try link(last, to: linked, width: width, token) }
+                let first = chainFirst ?? linked
+                let firstWidth = chainFirst == nil ? width : chainFirstWidth
                 if ends {
-                    stack.removeLast()
-                    try append(.classObject(newFirst, referenceWidth: newFirstWidth), token)
+                    open.removeLast()
+                    try append(.classObject(first, referenceWidth: firstWidth), token)
                 } else {
-                    stack[stack.count - 1] = .classValue(first: newFirst, last: linked, firstWidth: newFirstWidth)
+                    (chainFirst, chainLast, chainFirstWidth) = (first, linked, firstWidth)
                 }
             default:
                 // The first link of a `#` value.
                 if ends {
                     try append(.classObject(linked, referenceWidth: width), token)
                 } else {
-                    stack.append(.classValue(first: linked, last: linked, firstWidth: nil))
+                    (chainFirst, chainLast, chainFirstWidth) = (linked, linked, nil)
+                    open.append(.classValue)
                 }
             }
         }
