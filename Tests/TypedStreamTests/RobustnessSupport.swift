@@ -39,8 +39,8 @@ enum RobustnessSupport {
         var files: [String] = []
         while let relative = enumerator.nextObject() as? String {
             var isDirectory: ObjCBool = false
-            FileManager.default.fileExists(atPath: root + "/" + relative, isDirectory: &isDirectory)
-            if isDirectory.boolValue || relative == "MANIFEST.tsv" || relative == "README.md" { continue }
+            let exists = FileManager.default.fileExists(atPath: root + "/" + relative, isDirectory: &isDirectory)
+            if !exists || isDirectory.boolValue || relative == "MANIFEST.tsv" || relative == "README.md" { continue }
             files.append(relative)
         }
         return files.sorted()

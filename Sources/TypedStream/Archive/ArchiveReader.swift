@@ -115,12 +115,13 @@ public enum ArchiveReader {
         mutating func closeGroupIfOpen() throws(WireError) {
             guard open.last == .group, groupHeads.count > 0, let start = valueStarts.popLast() else { return }
             open.removeLast()
-            var group = groupHeads.popLast()
-            group.values = values.popArray(from: start)
+            let groupValues = values.popArray(from: start)
+            groupHeads.updateLast { $0.values = groupValues }
             guard open.last == nil || open.last == .objectContents else {
-                throw WireError(.invalidToken, at: group.offset ?? 0, "a group closed outside an object or the top level")
+                throw WireError(.invalidToken, at: groupHeads.popLast().offset ?? 0, "a group closed outside an object or the top level")
             }
-            groups.push(group)
+            // Moved from one stack to the other (through a local variable it would be copied).
+            groups.push(groupHeads.popLast())
         }
 
         mutating func append(_ value: consuming ArchivedValue, _ token: CompactToken) throws(WireError) {
@@ -130,9 +131,9 @@ public enum ArchiveReader {
             }
         }
 
-        /// Opens `group` (its values to come).
-        mutating func openGroup(_ group: consuming ArchivedGroup) {
-            groupHeads.push(consume group)
+        /// Opens a group (its values to come).
+        mutating func openGroup(typeString: ArraySlice<UInt8>?, types: [ObjCType], decision: SharedStringDecision?, at offset: Int) {
+            groupHeads.push(ArchivedGroup(typeString: typeString, types: types, values: [], typeStringDecision: decision, offset: offset))
             valueStarts.append(values.count)
             open.append(.group)
         }
@@ -176,10 +177,10 @@ public enum ArchiveReader {
             case .typeString:
                 try closeGroupIfOpen()
                 guard let types else { throw fail(token, "type string not parsed") }
-                openGroup(ArchivedGroup(typeString: payload(token), types: types, values: [], typeStringDecision: Self.decision(token), offset: token.start))
+                openGroup(typeString: payload(token), types: types, decision: Self.decision(token), at: token.start)
             case .untypedGroup:
                 try closeGroupIfOpen()
-                openGroup(ArchivedGroup(typeString: nil, types: Self.untypedGroupTypes, values: [], offset: token.start))
+                openGroup(typeString: nil, types: Self.untypedGroupTypes, decision: nil, at: token.start)
             case .integer:
                 try append(.integer(token.value, width: token.width), token)
             case .float:

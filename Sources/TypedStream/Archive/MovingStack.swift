@@ -39,6 +39,13 @@ final class MovingStack<Element> {
         return (base + count).move()
     }
 
+    /// Changes the top element in place. The stack must not be empty.
+    @inline(__always)
+    func updateLast(_ update: (inout Element) -> Void) {
+        precondition(count > 0, "update of an empty moving stack")
+        update(&base[count - 1])
+    }
+
     /// Moves the elements from position `start` (at most ``count``) to the top into a new array,
     /// bottom first, and leaves `start` elements on the stack.
     func popArray(from start: Int) -> [Element] {
