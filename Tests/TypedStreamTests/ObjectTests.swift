@@ -32,6 +32,46 @@ struct ObjectTests {
         ])
     }
 
+    /// The graph reader and the index refuse the same class links, with the same error: a
+    /// superclass link back into the chain being read (to any class of it, from a chain of
+    /// an object or of a `#` value), and an object whose first link is nil; a superclass read
+    /// before the chain is no loop, and the graph links every class to its superclass.
+    @Test("Class loops and classless objects are refused by the graph and the index alike")
+    func classLinkChecks() throws {
+        let start = headerBytes() + literalBytes("@") + [0x84]           // group "@", new object #0
+        let classA = [0x84] + literalBytes("A") + [0x00]                   // new class A v0
+        let classB = [0x84] + literalBytes("B") + [0x00]                   // new class B v0
+        let refused: [(name: String, bytes: [UInt8], code: WireError.Code, offset: Int)] = [
+            ("A's superclass is A", start + classA + [0x93], .classChainLoop, start.count + classA.count),
+            ("A : B : A", start + classA + classB + [0x93], .classChainLoop, start.count + classA.count + classB.count),
+            ("A : B : B", start + classA + classB + [0x94], .classChainLoop, start.count + classA.count + classB.count),
+            ("no class", start + [0x85], .unexpectedHeadByte, start.count),
+            ("# A : A", headerBytes() + literalBytes("#") + classA + [0x92], .classChainLoop, headerBytes().count + literalBytes("#").count + classA.count),
+        ]
+        for (name, bytes, code, offset) in refused {
+            for (reader, read) in [("graph", { _ = try ArchiveReader.read(bytes) }), ("index", { _ = try ArchiveIndex(bytes: bytes) })] as [(String, () throws -> Void)] {
+                do {
+                    try read()
+                    Issue.record("\(name): the \(reader) accepted it")
+                } catch let error as WireError {
+                    #expect(error.code == code && error.offset == offset, "\(name), \(reader): \(error)")
+                }
+            }
+        }
+        // Object #2 of class B : A, where A (#1) was read with object #0: no loop.
+        let fine = start + classA + [0x85, 0x86] + [0x92, 0x84] + classB + [0x93, 0x86]
+        let archive = try ArchiveReader.read(fine)
+        _ = try ArchiveIndex(bytes: fine)
+        guard case .object(let second?, _)? = archive.groups.last?.values.first else {
+            Issue.record("no second object")
+            return
+        }
+        #expect(second.archivedClass.chain.map(\.nameText) == ["B", "A"])
+        #expect(second.archivedClass.superclassReferenceWidth == .inline)
+        #expect(second.archivedClass.sourceIndex == 3 && second.sourceIndex == 2)
+        #expect(try ArchiveWriter.write(archive) == fine)
+    }
+
     @Test("A class chain stops at a repeated class, short or long", arguments: [2, 16, 17, 40, 1000])
     func chainStopsAtARepeat(_ length: Int) {
         let classes = (0..<length).map { ArchivedClass(name: Array("C\($0)".utf8), version: 0) }

@@ -99,19 +99,8 @@ public struct ArchiveIndex: Sendable {
         var topLevelGroups: [Int] = []
         var root: Int?
         var error: WireError?
-        /// Where the class chain being read stands: after a new object, after a new class, or
-        /// neither.
-        var chain = Chain.none
-        /// The first class slot taken by the chain being read.
-        var chainStart = 0
-        /// The name (a range of the input) of the last class the chain took.
-        var lastName = 0..<0
-
-        enum Chain {
-            case none
-            case afterObject(Int)
-            case afterClass(Int)
-        }
+        /// The checks of class links (every object has a class, no chain loops).
+        var chains = ClassChainCheck()
 
         init(bytes: [UInt8]) { self.bytes = bytes }
 
@@ -122,39 +111,15 @@ public struct ArchiveIndex: Sendable {
                 if token.depth == 0 { topLevelGroups.append(token.start) }
             case .object:
                 if token.form == .new {
-                    chain = .afterObject(token.slot)
-                    chainStart = token.slot + 1
+                    chains.newObject(slot: token.slot)
                     if root == nil, token.depth == 0 { root = token.slot }
                 }
             case .classLink:
-                link(token)
+                if let found = chains.check(token, in: bytes) { fail(found) }
             default:
                 break
             }
             return true
-        }
-
-        @inline(__always)
-        mutating func link(_ token: CompactToken) {
-            switch chain {
-            case .afterObject(let object) where token.form == .null:
-                fail(WireError(.unexpectedHeadByte, at: token.start, "object #\(object) has no class (nil where its class should be)"))
-            case .afterClass where token.form == .reference && token.slot >= chainStart:
-                // Classes read before this chain have loop-free chains of their own; only a
-                // class of this chain can lead back.
-                let name = String(decoding: bytes[lastName], as: UTF8.self)
-                fail(WireError(.classChainLoop, at: token.start, "the superclass of class \(name) leads back to \(name): the class chain loops"))
-            case .none:
-                chainStart = token.slot
-            default:
-                break
-            }
-            if token.form == .new {
-                lastName = token.payload
-                chain = .afterClass(token.slot)
-            } else {
-                chain = .none
-            }
         }
 
         mutating func fail(_ found: WireError) {

@@ -12,6 +12,20 @@ public enum ArchiveReader {
         case object(ArchivedObject)
         case `class`(ArchivedClass)
         case cString(ArchivedCString)
+        /// An object or class whose chain is still being read; it is made at the chain's end.
+        /// (Nothing refers to it before: a class link back into its own chain is a loop, which
+        /// ``ClassChainCheck`` refuses first.)
+        case pending
+    }
+
+    /// A new class of the chain being read, made into an ``ArchivedClass`` when the chain ends
+    /// and its superclass is known.
+    private struct PendingClass {
+        var name: ArraySlice<UInt8>
+        var nameDecision: SharedStringDecision
+        var version: Int64
+        var versionWidth: IntegerWidth
+        var slot: Int
     }
 
     /// What is open, innermost last. Plain tags: what an open container holds lives in the
@@ -22,7 +36,7 @@ public enum ArchiveReader {
         case group
         case array
         case structure
-        /// A new object whose class chain is being read (the last of ``Builder/openObjects``).
+        /// A new object whose class chain is being read (``Builder/chainObject``).
         case objectChain
         /// An object whose contents are being read (the last of ``Builder/openObjects``).
         case objectContents
@@ -71,13 +85,14 @@ public enum ArchiveReader {
         /// takes its own at its end, from where ``groupStarts`` says its contents began.
         let groups = MovingStack<ArchivedGroup>()
         var groupStarts: [Int] = []
-        /// The objects whose class chain or contents are open, innermost last.
+        /// The objects whose contents are open, innermost last.
         var openObjects: [ArchivedObject] = []
-        /// The class chain being read: the last link read, and for a `#` value its first class
-        /// and that link's reference width.
-        var chainLast: ArchivedClass?
-        var chainFirst: ArchivedClass?
-        var chainFirstWidth: IntegerWidth?
+        /// The checks of class links (every object has a class, no chain loops).
+        var chains = ClassChainCheck()
+        /// The slot and offset of the new object whose chain is being read.
+        var chainObject = (slot: 0, offset: 0)
+        /// The new classes of the chain being read, in order.
+        var pendingClasses: [PendingClass] = []
         /// Every object read, for the archive to own.
         var objects: [ArchivedObject] = []
 
@@ -215,9 +230,7 @@ public enum ArchiveReader {
                     }
                     try append(.cString(entry, referenceWidth: token.width), token)
                 default:
-                    let entry = ArchivedCString(text: payload(token))
-                    entry.textDecision = Self.decision(token)
-                    entry.sourceIndex = token.slot
+                    let entry = ArchivedCString(text: payload(token), textDecision: Self.decision(token), sourceIndex: token.slot)
                     try newSlot(.cString(entry), index: token.slot, token)
                     try append(.cString(entry, referenceWidth: nil), token)
                 }
@@ -231,15 +244,14 @@ public enum ArchiveReader {
                     case .class(let entry): try append(.objectSlotClass(entry, referenceWidth: token.width), token)
                     case .cString:
                         throw WireError(.referenceKindMismatch, at: token.start, "object reference to #\(token.slot), which is a C string")
+                    case .pending:
+                        throw WireError(.referenceKindMismatch, at: token.start, "object reference to #\(token.slot), whose class chain is still being read")
                     }
                 default:
-                    // The class is filled in when its chain has been read.
-                    let object = ArchivedObject(placeholderAt: token.start, sourceIndex: token.slot)
-                    objects.append(object)
-                    try newSlot(.object(object), index: token.slot, token)
-                    try append(.object(object, referenceWidth: nil), token)
-                    openObjects.append(object)
-                    chainLast = nil
+                    // The object is made when its chain has been read.
+                    try newSlot(.pending, index: token.slot, token)
+                    chains.newObject(slot: token.slot)
+                    chainObject = (token.slot, token.start)
                     open.append(.objectChain)
                 }
             case .classLink:
@@ -270,35 +282,11 @@ public enum ArchiveReader {
             }
         }
 
-        /// Throws when making `superclass` the superclass of `last` would close a loop: a class
-        /// that is (directly or through its superclasses) its own superclass. Chains already in
-        /// the graph are loop-free, so the walk ends within the number of slots.
-        func refuseLoop(linking superclass: ArchivedClass?, below last: ArchivedClass, _ token: CompactToken) throws(WireError) {
-            var current = superclass
-            var steps = 0
-            while let entry = current, steps <= slots.count {
-                if entry === last {
-                    throw WireError(.classChainLoop, at: token.start, "the superclass of class \(last.nameText) leads back to \(last.nameText): the class chain loops")
-                }
-                current = entry.superclass
-                steps += 1
-            }
-        }
-
-        /// Makes `superclass` (written with a reference label of `width`, if any) the superclass
-        /// of `last`, a class entry just read (whose superclass fields are still empty).
-        func link(_ last: ArchivedClass, to superclass: ArchivedClass?, width: IntegerWidth?, _ token: CompactToken) throws(WireError) {
-            guard let superclass else { return }
-            try refuseLoop(linking: superclass, below: last, token)
-            last.superclass = superclass
-            if let width { last.superclassReferenceWidth = width }
-        }
-
         mutating func addClassLink(_ token: CompactToken) throws(WireError) {
-            // Resolve the link into a class (or the end of the chain).
-            var linked: ArchivedClass? = nil
+            if let found = chains.check(token, in: bytes) { throw found }
+            // What ends the chain: nil or a class read before.
+            var tail: ArchivedClass? = nil
             var width: IntegerWidth? = nil
-            var ends = true
             switch token.form {
             case .null:
                 break
@@ -306,50 +294,42 @@ public enum ArchiveReader {
                 guard case .class(let entry) = try slot(token.slot, token) else {
                     throw WireError(.referenceKindMismatch, at: token.start, "class reference to #\(token.slot), which is not a class")
                 }
-                linked = entry
+                tail = entry
                 width = token.width
             default:
-                let entry = ArchivedClass(name: payload(token), nameDecision: Self.decision(token), version: token.value, versionWidth: token.width, sourceIndex: token.slot)
-                try newSlot(.class(entry), index: token.slot, token)
-                linked = entry
-                ends = false
+                try newSlot(.pending, index: token.slot, token)
+                pendingClasses.append(PendingClass(name: payload(token), nameDecision: Self.decision(token), version: token.value, versionWidth: token.width, slot: token.slot))
+                if open.last != .objectChain, open.last != .classValue { open.append(.classValue) }  // a `#` value's chain
+                return
+            }
+            // The chain ends: its new classes are made, the last first, each with its superclass.
+            var first = tail
+            var firstWidth = width
+            while let pending = pendingClasses.popLast() {
+                let entry = ArchivedClass(name: pending.name, nameDecision: pending.nameDecision, version: pending.version, versionWidth: pending.versionWidth,
+                                          sourceIndex: pending.slot, superclass: first, superclassReferenceWidth: firstWidth)
+                slots[pending.slot] = .class(entry)
+                first = entry
+                firstWidth = nil
             }
             switch open.last {
             case .objectChain?:
-                guard let object = openObjects.last else { throw fail(token, "a class chain outside an object") }
-                if let last = chainLast {
-                    try link(last, to: linked, width: width, token)
-                } else {
-                    guard let linked else {
-                        throw WireError(.unexpectedHeadByte, at: token.start, "object #\(object.sourceIndex ?? -1) has no class (nil where its class should be)")
-                    }
-                    object.archivedClass = linked
-                    if let width { object.classReferenceWidth = width }
-                }
-                if ends {
-                    open[open.count - 1] = .objectContents
-                    groupStarts.append(groups.count)
-                } else {
-                    chainLast = linked
-                }
+                // `chains` refused a nil first link, so the object has a class.
+                guard let first else { throw fail(token, "an object without a class") }
+                open.removeLast()
+                let object = ArchivedObject(archivedClass: first, classReferenceWidth: firstWidth, sourceIndex: chainObject.slot, sourceOffset: chainObject.offset)
+                slots[chainObject.slot] = .object(object)
+                objects.append(object)
+                try append(.object(object, referenceWidth: nil), token)
+                openObjects.append(object)
+                open.append(.objectContents)
+                groupStarts.append(groups.count)
             case .classValue?:
-                if let last = chainLast { try link(last, to: linked, width: width, token) }
-                let first = chainFirst ?? linked
-                let firstWidth = chainFirst == nil ? width : chainFirstWidth
-                if ends {
-                    open.removeLast()
-                    try append(.classObject(first, referenceWidth: firstWidth), token)
-                } else {
-                    (chainFirst, chainLast, chainFirstWidth) = (first, linked, firstWidth)
-                }
+                open.removeLast()
+                try append(.classObject(first, referenceWidth: firstWidth), token)
             default:
-                // The first link of a `#` value.
-                if ends {
-                    try append(.classObject(linked, referenceWidth: width), token)
-                } else {
-                    (chainFirst, chainLast, chainFirstWidth) = (linked, linked, nil)
-                    open.append(.classValue)
-                }
+                // A `#` value of one link.
+                try append(.classObject(first, referenceWidth: firstWidth), token)
             }
         }
     }

@@ -73,44 +73,53 @@ public struct ArchivedGroup: Sendable {
 }
 
 /// A class entry of the object table: name, version and superclass.
+///
+/// Its optional properties are spelled `Optional<…>` on purpose, here and in
+/// ``ArchivedObject``: a `T?` property starts as `nil` before an initializer runs, so setting it
+/// in one is a change of a class property, checked for exclusive access at run time (a call
+/// each — several per object a reader makes); an `Optional<T>` one is only initialized there.
 public final class ArchivedClass: @unchecked Sendable {
     /// The class name.
     public var name: ArraySlice<UInt8>
     /// How the name was written, when known.
-    public var nameDecision: SharedStringDecision?
+    public var nameDecision: Optional<SharedStringDecision>
     /// The class version.
     public var version: Int64
     /// The width the version was written with, when known.
-    public var versionWidth: IntegerWidth?
+    public var versionWidth: Optional<IntegerWidth>
     /// The superclass, `nil` for a root class.
-    public var superclass: ArchivedClass?
+    public var superclass: Optional<ArchivedClass>
     /// The label width of the superclass link where it was written as a reference.
-    public var superclassReferenceWidth: IntegerWidth?
+    public var superclassReferenceWidth: Optional<IntegerWidth>
     /// The object-table slot in the source archive, when read from one.
-    public var sourceIndex: Int?
+    public var sourceIndex: Optional<Int>
 
     /// Creates a class entry.
     public init(name: some Collection<UInt8>, version: Int64, superclass: ArchivedClass? = nil) {
         self.name = (name as? ArraySlice<UInt8>) ?? ArraySlice(name)
+        self.nameDecision = nil
         self.version = version
+        self.versionWidth = nil
         self.superclass = superclass
+        self.superclassReferenceWidth = nil
+        self.sourceIndex = nil
     }
 
-    /// A class entry as a reader meets it, every field it knows set at once (setting them one
-    /// by one afterwards costs a runtime exclusivity check each).
-    init(name: ArraySlice<UInt8>, nameDecision: SharedStringDecision, version: Int64, versionWidth: IntegerWidth, sourceIndex: Int) {
+    /// A class entry as a reader makes it at the end of its chain, every field set at once
+    /// (setting them one by one afterwards costs a runtime exclusivity check each).
+    init(name: ArraySlice<UInt8>, nameDecision: SharedStringDecision, version: Int64, versionWidth: IntegerWidth, sourceIndex: Int,
+         superclass: ArchivedClass?, superclassReferenceWidth: IntegerWidth?) {
         self.name = name
         self.nameDecision = nameDecision
         self.version = version
         self.versionWidth = versionWidth
         self.sourceIndex = sourceIndex
+        self.superclass = superclass
+        self.superclassReferenceWidth = superclassReferenceWidth
     }
 
     /// The name as text.
     public var nameText: String { String(decoding: name, as: UTF8.self) }
-
-    /// Stands in for an object's class while its chain is being read.
-    static let placeholder = ArchivedClass(name: [], version: 0)
 
     /// This class and its superclasses, most derived first. Stops at a repeated class.
     public var chain: [ArchivedClass] {
@@ -136,18 +145,28 @@ public final class ArchivedClass: @unchecked Sendable {
     private static let shortChain = 16
 }
 
-/// A C-string entry of the object table.
+/// A C-string entry of the object table. (Its optional properties are spelled `Optional<…>`
+/// for the reason given at ``ArchivedClass``.)
 public final class ArchivedCString: @unchecked Sendable {
     /// The text.
     public var text: ArraySlice<UInt8>
     /// How the text's shared string was written, when known.
-    public var textDecision: SharedStringDecision?
+    public var textDecision: Optional<SharedStringDecision>
     /// The object-table slot in the source archive, when read from one.
-    public var sourceIndex: Int?
+    public var sourceIndex: Optional<Int>
 
     /// Creates a C-string entry.
     public init(text: some Collection<UInt8>) {
         self.text = (text as? ArraySlice<UInt8>) ?? ArraySlice(text)
+        self.textDecision = nil
+        self.sourceIndex = nil
+    }
+
+    /// A C-string entry as a reader meets it, every field set at once.
+    init(text: ArraySlice<UInt8>, textDecision: SharedStringDecision, sourceIndex: Int) {
+        self.text = text
+        self.textDecision = textDecision
+        self.sourceIndex = sourceIndex
     }
 
     /// The text as a Swift string.
@@ -159,35 +178,44 @@ public final class ArchivedCString: @unchecked Sendable {
 /// This is the *generic* form every object has in the graph, whatever its class. Class codecs
 /// read typed objects from it; an object of a class nobody knows stays generic and is written
 /// back exactly.
+///
+/// (Its optional properties are spelled `Optional<…>` for the reason given at ``ArchivedClass``.)
 public final class ArchivedObject: @unchecked Sendable {
     /// The object's class (its chain follows `superclass`).
     public var archivedClass: ArchivedClass
     /// The label width of the class link where it was written as a reference.
-    public var classReferenceWidth: IntegerWidth?
+    public var classReferenceWidth: Optional<IntegerWidth>
     /// Streamer 3 only: the extra integer after the class chain.
-    public var instanceSize: WireInteger?
+    public var instanceSize: Optional<WireInteger>
     /// The contents: groups written by the class's `encodeWithCoder:`, superclass part first.
     public var groups: [ArchivedGroup]
     /// The object-table slot in the source archive, when read from one.
-    public var sourceIndex: Int?
+    public var sourceIndex: Optional<Int>
     /// The byte offset of the object's `0x84` in the source archive, when read from one.
-    public var sourceOffset: Int?
+    public var sourceOffset: Optional<Int>
     /// The byte offset of its end-of-object marker in the source, when read from one.
-    public var endOffset: Int?
+    public var endOffset: Optional<Int>
 
     /// Creates an object entry.
     public init(archivedClass: ArchivedClass, groups: [ArchivedGroup] = []) {
         self.archivedClass = archivedClass
+        self.classReferenceWidth = nil
+        self.instanceSize = nil
         self.groups = groups
+        self.sourceIndex = nil
+        self.sourceOffset = nil
+        self.endOffset = nil
     }
 
-    /// An object entry as a reader meets it: its class still to come (``ArchivedClass/placeholder``),
-    /// its slot and offset known.
-    init(placeholderAt sourceOffset: Int, sourceIndex: Int) {
-        self.archivedClass = ArchivedClass.placeholder
+    /// An object entry as a reader makes it at the end of its class chain, its contents to come.
+    init(archivedClass: ArchivedClass, classReferenceWidth: IntegerWidth?, sourceIndex: Int, sourceOffset: Int) {
+        self.archivedClass = archivedClass
+        self.classReferenceWidth = classReferenceWidth
+        self.instanceSize = nil
         self.groups = []
         self.sourceIndex = sourceIndex
         self.sourceOffset = sourceOffset
+        self.endOffset = nil
     }
 
     /// The name of the object's own class.
