@@ -172,7 +172,9 @@ public final class Unarchiver {
 
         /// `text`, which parsed to `types`.
         static func parsed(_ text: String, as types: [ObjCType]) -> ParsedTypes {
-            ParsedTypes(text: text, bytes: Array(types.map(\.encoding).joined().utf8), types: types)
+            var bytes: [UInt8] = []
+            for type in types { type.append(to: &bytes) }
+            return ParsedTypes(text: text, bytes: bytes, types: types)
         }
     }
 
