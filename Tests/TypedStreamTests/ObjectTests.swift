@@ -72,6 +72,31 @@ struct ObjectTests {
         #expect(try ArchiveWriter.write(archive) == fine)
     }
 
+    /// An object's groups come out in order however many there are (the graph reader moves
+    /// them to a list of their own every 1 024), and write back to the same bytes.
+    @Test("Objects of 0 to 5 000 groups keep their groups in order", arguments: [0, 1, 1023, 1024, 1025, 2048, 5000])
+    func manyGroups(_ count: Int) throws {
+        var bytes = headerBytes() + literalBytes("@") + [0x84] + [0x84] + literalBytes("A") + [0x00, 0x85]
+        for value in 0..<count {
+            bytes += value == 0 ? literalBytes("i") : [0x94]                    // "i": shared string #2
+            bytes += intBytes(Int64(value), .little)
+        }
+        bytes += [0x86] + [0x92, 0x92]                                          // end; a second "@" group: reference
+        let archive = try ArchiveReader.read(bytes)
+        guard case .object(let object?, _)? = archive.groups.first?.values.first else {
+            Issue.record("no object")
+            return
+        }
+        #expect(archive.groups.count == 2)
+        #expect(object.groups.count == count)
+        let values = object.groups.map { group -> Int64 in
+            guard case .integer(let value, _)? = group.values.first else { return -1 }
+            return value
+        }
+        #expect(values == (0..<Int64(count)).map { $0 })
+        #expect(try ArchiveWriter.write(archive) == bytes)
+    }
+
     @Test("A class chain stops at a repeated class, short or long", arguments: [2, 16, 17, 40, 1000])
     func chainStopsAtARepeat(_ length: Int) {
         let classes = (0..<length).map { ArchivedClass(name: Array("C\($0)".utf8), version: 0) }

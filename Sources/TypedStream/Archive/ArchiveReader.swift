@@ -82,9 +82,15 @@ public enum ArchiveReader {
         /// The open groups, their values still on ``values``.
         let groupHeads = MovingStack<ArchivedGroup>(capacity: 8)
         /// The closed groups of the open objects and of the top level, in order; an object
-        /// takes its own at its end, from where ``groupStarts`` says its contents began.
+        /// gets its own all at once at its end (one access to it instead of one per group), as
+        /// an array of exactly their number. An object with many groups (an array of many
+        /// elements) moves them to a list of its own in ``spills`` every ``spillCount`` groups,
+        /// which grows in place: left on the stack, its groups would be there twice at its end.
         let groups = MovingStack<ArchivedGroup>()
-        var groupStarts: [Int] = []
+        /// Where the groups of each open object (and, first, of the top level) begin on
+        /// ``groups``, and the groups it has moved to a list of its own.
+        var contents: [(start: Int, spill: [ArchivedGroup])] = [(0, [])]
+        static let spillCount = 1024
         /// The objects whose contents are open, innermost last.
         var openObjects: [ArchivedObject] = []
         /// The checks of class links (every object has a class, no chain loops).
@@ -122,7 +128,7 @@ public enum ArchiveReader {
             guard open.isEmpty else {
                 throw WireError(.truncated, at: end, "the data ends inside an object, array or struct")
             }
-            return groups.popArray(from: 0)
+            return takeContents()
         }
 
         /// Closes the open group (if the innermost open thing is one) into its object or the
@@ -135,8 +141,19 @@ public enum ArchiveReader {
             guard open.last == nil || open.last == .objectContents else {
                 throw WireError(.invalidToken, at: groupHeads.popLast().offset ?? 0, "a group closed outside an object or the top level")
             }
-            // Moved from one stack to the other (through a local variable it would be copied).
-            groups.push(groupHeads.popLast())
+            groups.push(groupHeads.popLast())  // moved (through a local variable it would be copied)
+            let last = contents.count - 1
+            if groups.count - contents[last].start == Self.spillCount {
+                groups.popAll(from: contents[last].start, appendingTo: &contents[last].spill)
+            }
+        }
+
+        /// The groups of the innermost open object (or of the top level), taken off the stack.
+        mutating func takeContents() -> [ArchivedGroup] {
+            guard var (start, spill) = contents.popLast() else { return [] }
+            if spill.isEmpty { return groups.popArray(from: start) }
+            groups.popAll(from: start, appendingTo: &spill)
+            return spill
         }
 
         mutating func append(_ value: consuming ArchivedValue, _ token: CompactToken) throws(WireError) {
@@ -261,11 +278,11 @@ public enum ArchiveReader {
                 object.instanceSize = WireInteger(token.value, width: token.width)
             case .endOfObject:
                 try closeGroupIfOpen()
-                guard open.last == .objectContents, let object = openObjects.popLast(), let start = groupStarts.popLast() else {
+                guard open.last == .objectContents, let object = openObjects.popLast(), contents.count > 1 else {
                     throw fail(token, "end of object outside an object")
                 }
                 open.removeLast()
-                object.groups = groups.popArray(from: start)
+                object.groups = takeContents()
                 object.endOffset = token.start
             case .arrayStart:
                 valueStarts.append(values.count)
@@ -323,7 +340,7 @@ public enum ArchiveReader {
                 try append(.object(object, referenceWidth: nil), token)
                 openObjects.append(object)
                 open.append(.objectContents)
-                groupStarts.append(groups.count)
+                contents.append((groups.count, []))
             case .classValue?:
                 open.removeLast()
                 try append(.classObject(first, referenceWidth: firstWidth), token)

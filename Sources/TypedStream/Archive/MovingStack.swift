@@ -46,6 +46,16 @@ final class MovingStack<Element> {
         update(&base[count - 1])
     }
 
+    /// Moves the elements from position `start` (at most ``count``) to the top onto the end of
+    /// `array`, bottom first, and leaves `start` elements on the stack.
+    func popAll(from start: Int, appendingTo array: inout [Element]) {
+        precondition(start >= 0 && start <= count, "moving stack start out of range")
+        let moved = count - start
+        count = start
+        // No reserveCapacity: it would grow `array` to exactly its new size, every time.
+        for position in start..<(start + moved) { array.append((base + position).move()) }
+    }
+
     /// Moves the elements from position `start` (at most ``count``) to the top into a new array,
     /// bottom first, and leaves `start` elements on the stack.
     func popArray(from start: Int) -> [Element] {
