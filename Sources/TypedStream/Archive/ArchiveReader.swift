@@ -150,10 +150,11 @@ public enum ArchiveReader {
 
         /// The groups of the innermost open object (or of the top level), taken off the stack.
         mutating func takeContents() -> [ArchivedGroup] {
-            guard var (start, spill) = contents.popLast() else { return [] }
-            if spill.isEmpty { return groups.popArray(from: start) }
-            groups.popAll(from: start, appendingTo: &spill)
-            return spill
+            guard let (start, spilled) = contents.popLast() else { return [] }
+            if spilled.isEmpty { return groups.popArray(from: start) }
+            var all = spilled
+            groups.popAll(from: start, appendingTo: &all)
+            return all
         }
 
         mutating func append(_ value: consuming ArchivedValue, _ token: CompactToken) throws(WireError) {
