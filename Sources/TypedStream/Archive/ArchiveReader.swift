@@ -84,12 +84,14 @@ public enum ArchiveReader {
         /// The closed groups of the open objects and of the top level, in order; an object
         /// gets its own all at once at its end (one access to it instead of one per group), as
         /// an array of exactly their number. An object with many groups (an array of many
-        /// elements) moves them to a list of its own in ``spills`` every ``spillCount`` groups,
-        /// which grows in place: left on the stack, its groups would be there twice at its end.
+        /// elements) moves them to a list of its own (its `spill` in ``contents``) every
+        /// ``spillCount`` groups, which grows in place: left on the stack, its groups would be
+        /// there and in the array made of them at once.
         let groups = MovingStack<ArchivedGroup>()
         /// Where the groups of each open object (and, first, of the top level) begin on
         /// ``groups``, and the groups it has moved to a list of its own.
         var contents: [(start: Int, spill: [ArchivedGroup])] = [(0, [])]
+        /// How many groups of one object ``groups`` holds before they move to its own list.
         static let spillCount = 1024
         /// The objects whose contents are open, innermost last.
         var openObjects: [ArchivedObject] = []
