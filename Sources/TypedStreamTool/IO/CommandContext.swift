@@ -135,10 +135,10 @@ enum FileReading {
     static func readAll(descriptor: Int32, path: String, sizeHint: Int = 0) throws(FileReadError) -> [UInt8] {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(max(0, sizeHint))
-        // Read into uninitialized memory: of about the file's size for a small file (one byte
-        // more, to meet the end in the same read), 64 KiB for a large one or a pipe. A
-        // zero-filled 64 KiB buffer per file was most of the cost of reading a small one.
-        let chunkSize = sizeHint > 0 && sizeHint < 1 << 16 ? max(sizeHint + 1, 4096) : 1 << 16
+        // Read into uninitialized memory of about the file's size (4–64 KiB; 64 KiB for a pipe,
+        // whose size is unknown): a zero-filled 64 KiB buffer per file was most of the cost of
+        // reading a small one.
+        let chunkSize = sizeHint > 0 ? min(max(sizeHint, 4096), 1 << 16) : 1 << 16
         let chunk = UnsafeMutableRawBufferPointer.allocate(byteCount: chunkSize, alignment: 1)
         defer { chunk.deallocate() }
         while true {
