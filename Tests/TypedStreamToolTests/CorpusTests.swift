@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TypedStream
 @testable import TypedStreamTool
 
 /// The tool over the real archives in `../shared/corpus` (skipped when the folder is absent).
@@ -46,6 +47,28 @@ struct CorpusTests {
         #expect(result.standardOutput.contains("Summary: \(all.count) files: \(identical) identical, 0 differing, 2 failed, \(skipped) skipped\n"),
                 "\(result.standardOutput)")
         #expect(result.standardOutput.contains("-malformed.typedstream: offset 0x"))
+    }
+
+    /// A batch carries one ``CompiledTypeStrings`` from file to file (per thread): every file,
+    /// the malformed ones among them, gives the same bytes or the same error as on its own.
+    @Test func carriedTypeStringsChangeNothing() throws {
+        guard let corpus = corpusFolder() else { return }
+        let files = filesUnder(corpus).filter { $0.hasSuffix(".typedstream") }
+        var compiled = CompiledTypeStrings()
+        for file in files + files.reversed() {
+            let bytes = try FileReading.readFile(atPath: file)
+            let alone = Result { try roundTrip(bytes) }
+            let carried = Result { try roundTrip(bytes, compiled: &compiled) }
+            switch (alone, carried) {
+            case (.success(let a), .success(let b)):
+                #expect(a == b, "\(file)")
+            case (.failure(let a as WireError), .failure(let b as WireError)):
+                #expect(a == b, "\(file)")
+            default:
+                Issue.record("\(file): \(alone) alone, \(carried) carried")
+            }
+        }
+        #expect(compiled.count > 10)
     }
 
     @Test func detectNamesEveryCorpusFile() throws {

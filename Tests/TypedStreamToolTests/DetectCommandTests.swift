@@ -84,6 +84,8 @@ struct DetectCommandTests {
         let detection = FormatDetector.detect(row.bytes)
         #expect(detection.kind == row.kind, sourceLocation: row.location)
         #expect(detection.line == row.line, sourceLocation: row.location)
+        // The batches' quick question agrees with the full answer.
+        #expect(FormatDetector.isTypedStream(row.bytes) == (row.kind == .typedStream), sourceLocation: row.location)
         let result = run(["detect", "-"], stdin: row.bytes)
         #expect(result.exitCode == .success, sourceLocation: row.location)
         #expect(result.standardOutput == "<stdin>: \(row.line)\n", sourceLocation: row.location)

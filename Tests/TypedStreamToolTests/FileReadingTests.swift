@@ -3,7 +3,7 @@ import Testing
 @testable import TypedStreamTool
 
 /// `FileReading` gives back every byte of a file, whatever its size against its read buffer
-/// (a small file is read in one buffer of its own size plus one, a large one 64 KiB at a time),
+/// (a small file is read into a buffer of about its size, at least 4 KiB; a large one 64 KiB at a time),
 /// and of a pipe, whose size it cannot know.
 @Suite struct FileReadingTests {
     static let sizes = [0, 1, 4095, 4096, 4097, 65535, 65536, 65537, 200_003]

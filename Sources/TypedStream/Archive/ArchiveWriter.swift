@@ -25,9 +25,18 @@ public struct ArchiveWriter {
     private var tokens: TokenWriter
     private let policy: Policy
     private let header: StreamHeader
-    private var sharedIndex: [ArraySlice<UInt8>: Int] = [:]
+    /// The shared-string table written so far: the text of each literal, by shared-string slot.
     private var sharedTexts: [ArraySlice<UInt8>] = []
+    /// The first slot of each text of ``sharedTexts``, for writing a reference by content. Built
+    /// only when such a lookup comes (see ``sharedSlot(of:)``): a graph read by `ArchiveReader`
+    /// and written with its recorded decisions never needs it, and hashing every text was a
+    /// tenth of a round trip of a message body.
+    private var sharedIndex: [ArraySlice<UInt8>: Int] = [:]
+    /// How many of ``sharedTexts`` ``sharedIndex`` has taken in.
+    private var sharedIndexed = 0
     private var slotIndex: [ObjectIdentifier: Int] = [:]
+    /// The first slot of each C string's text, for ``Policy/archiver``, which de-duplicates
+    /// C strings by content (kept under that policy only).
     private var cStringByContent: [ArraySlice<UInt8>: Int] = [:]
     private var slotCount = 0
     private var depth = 0
@@ -109,7 +118,7 @@ public struct ArchiveWriter {
                 }
             }
         }
-        if let index = sharedIndex[text] {
+        if let index = sharedSlot(of: text) {
             return SharedString(form: .reference(index: index, width: referenceWidth(nil, index: index)), bytes: text)
         }
         return literal(text, width: .archiverChoice(for: Int64(text.count)))
@@ -118,8 +127,18 @@ public struct ArchiveWriter {
     private mutating func literal(_ text: ArraySlice<UInt8>, width: IntegerWidth) -> SharedString {
         let index = sharedTexts.count
         sharedTexts.append(text)
-        if sharedIndex[text] == nil { sharedIndex[text] = index }
         return SharedString(form: .literal(index: index, length: width), bytes: text)
+    }
+
+    /// The first shared-string slot written with `text`, if any; brings ``sharedIndex`` up to
+    /// date first.
+    private mutating func sharedSlot(of text: ArraySlice<UInt8>) -> Int? {
+        while sharedIndexed < sharedTexts.count {
+            let earlier = sharedTexts[sharedIndexed]
+            if sharedIndex[earlier] == nil { sharedIndex[earlier] = sharedIndexed }
+            sharedIndexed += 1
+        }
+        return sharedIndex[text]
     }
 
     private mutating func claimSlot(_ id: ObjectIdentifier) -> Int {
@@ -224,7 +243,7 @@ public struct ArchiveWriter {
             return try tokens.write(.cString(.reference(index: index, width: referenceWidth(nil, index: index))))
         }
         let index = claimSlot(id)
-        if cStringByContent[entry.text] == nil { cStringByContent[entry.text] = index }
+        if policy == .archiver, cStringByContent[entry.text] == nil { cStringByContent[entry.text] = index }
         try tokens.write(.cString(.literal(index: index, text: sharedString(entry.text, entry.textDecision))))
     }
 

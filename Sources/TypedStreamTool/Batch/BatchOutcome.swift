@@ -1,3 +1,5 @@
+import TypedStream
+
 /// The result of one file of a batch (`verify` or `convert`).
 enum BatchOutcome: Sendable, Hashable {
     /// Decoding and re-encoding gave the same bytes.
@@ -11,11 +13,20 @@ enum BatchOutcome: Sendable, Hashable {
     /// The file was not verified (found in a folder but not a typedstream, or not a file).
     case skipped(reason: String)
 
-    /// Verifies `bytes` with ``roundTrip(_:)``.
-    static func check(_ bytes: [UInt8]) -> BatchOutcome {
+    /// `.skipped` when a file found in a folder (`discovered`) is not a typedstream; `nil` when
+    /// it is one, or was named on the command line (and so fails as one if it is not).
+    static func skipUnlessTypedStream(_ bytes: [UInt8], discovered: Bool) -> BatchOutcome? {
+        guard discovered, !FormatDetector.isTypedStream(bytes) else { return nil }
+        let detection = FormatDetector.detect(bytes)
+        let what = detection.kind == .unknown ? detection.reason : detection.summary
+        return .skipped(reason: "not a typedstream: \(what)")
+    }
+
+    /// Verifies `bytes` with ``roundTrip(_:compiled:)``, starting with the type strings in `compiled`.
+    static func check(_ bytes: [UInt8], compiled: inout CompiledTypeStrings) -> BatchOutcome {
         let output: [UInt8]
         do {
-            output = try roundTrip(bytes)
+            output = try roundTrip(bytes, compiled: &compiled)
         } catch let error as any LocatedError {
             return .failed(offset: error.offset, reason: error.reason)
         } catch {

@@ -1,3 +1,5 @@
+import TypedStream
+
 /// Runs one piece of work per file on all cores, prints each file's line in input order, draws a
 /// progress bar on a terminal, and tallies the outcomes — shared by `verify` and `convert`.
 struct BatchRunner {
@@ -27,9 +29,12 @@ struct BatchRunner {
         return (items, walkedFolder)
     }
 
-    /// Runs `work` over `items` in parallel, printing each result in input order; returns the tally.
+    /// Runs `work` over `items` in parallel, printing each result in input order; returns the
+    /// tally. Each thread hands `work` its own ``CompiledTypeStrings``, so that the type strings
+    /// of one archive are parsed once per thread rather than once per file (message bodies
+    /// repeat the same few).
     func run(_ items: [BatchItem], context: CommandContext,
-             work: @escaping @Sendable (BatchItem) -> (outcome: BatchOutcome, size: Int)) -> BatchSummary {
+             work: @escaping @Sendable (BatchItem, inout CompiledTypeStrings) -> (outcome: BatchOutcome, size: Int)) -> BatchSummary {
         let showProgress = context.errorIsTerminal && !noProgress && items.count > 1
         let knownSizes = items.compactMap(\.size)
         let meter = ProgressMeter(totalFiles: items.count,
@@ -43,9 +48,9 @@ struct BatchRunner {
         var progressVisible = false
 
         typealias Result = (outcome: BatchOutcome, size: Int)
-        OrderedParallelMap.run(items, jobs: jobs, work: { (item: BatchItem) -> Result in
+        OrderedParallelMap.run(items, jobs: jobs, worker: { CompiledTypeStrings() }, work: { (compiled: inout CompiledTypeStrings, item: BatchItem) -> Result in
             if let reason = item.skipReason { return (BatchOutcome.skipped(reason: reason), 0) }
-            return work(item)
+            return work(item, &compiled)
         }, deliver: { (index: Int, result: Result) in
             summary.add(items[index].path, result.outcome)
             if quiet, !Self.isProblem(result.outcome) { return }

@@ -104,8 +104,8 @@ struct ConvertCommand: Subcommand {
         let roots = files.map(\.value)
         let destinationFolder = output?.value
         let runner = BatchRunner(jobs: jobs?.value ?? context.processorCount, quiet: quiet, noProgress: noProgress)
-        var summary = runner.run(items, context: context) { item in
-            Self.convertItem(item, roots: roots, folder: destinationFolder, format: format, options: options, context: context)
+        var summary = runner.run(items, context: context) { item, compiled in
+            Self.convertItem(item, roots: roots, folder: destinationFolder, format: format, options: options, compiled: &compiled, context: context)
         }
         summary.isConversion = true
         context.output.write(summary.report())
@@ -137,23 +137,18 @@ struct ConvertCommand: Subcommand {
         return .success
     }
 
-    /// One file of a batch (on a worker thread).
+    /// One file of a batch (on a worker thread, with its compiled type strings).
     private static func convertItem(_ item: BatchItem, roots: [String], folder: String?, format: ConversionFormat,
-                                    options: ConversionOptions, context: CommandContext) -> (outcome: BatchOutcome, size: Int) {
+                                    options: ConversionOptions, compiled: inout CompiledTypeStrings,
+                                    context: CommandContext) -> (outcome: BatchOutcome, size: Int) {
         let bytes: [UInt8]
         do { bytes = try context.readFile(item.path) } catch {
             return (.failed(offset: nil, reason: "cannot read: \(error.reason)"), 0)
         }
-        if item.discovered {
-            let detection = FormatDetector.detect(bytes)
-            if detection.kind != .typedStream {
-                let what = detection.kind == .unknown ? detection.reason : detection.summary
-                return (.skipped(reason: "not a typedstream: \(what)"), bytes.count)
-            }
-        }
+        if let skip = BatchOutcome.skipUnlessTypedStream(bytes, discovered: item.discovered) { return (skip, bytes.count) }
         let converted: [UInt8]
         do {
-            converted = try Converter.convert(bytes, to: format, options: options)
+            converted = try Converter.convert(bytes, to: format, options: options, compiled: &compiled)
         } catch let error as any LocatedError {
             return (.failed(offset: error.offset, reason: error.reason), bytes.count)
         } catch {

@@ -1,4 +1,5 @@
 import Foundation
+import TypedStream
 
 /// `typedstream verify FILE…`: decode each file, encode it again and compare the bytes.
 ///
@@ -60,26 +61,20 @@ struct VerifyCommand: Subcommand {
     func run(_ context: CommandContext) throws -> ExitCode {
         let (items, walkedFolder) = BatchRunner.items(for: files.map(\.value), context: context)
         let runner = BatchRunner(jobs: jobs?.value ?? context.processorCount, quiet: quiet, noProgress: noProgress)
-        let summary = runner.run(items, context: context) { item in Self.check(item, context: context) }
+        let summary = runner.run(items, context: context) { item, compiled in Self.check(item, compiled: &compiled, context: context) }
         if items.count > 1 || walkedFolder { context.output.write(summary.report()) }
         return summary.allGood ? .success : .failure
     }
 
-    /// Reads and checks one item (on a worker thread).
-    private static func check(_ item: BatchItem, context: CommandContext) -> (outcome: BatchOutcome, size: Int) {
+    /// Reads and checks one item (on a worker thread, with its compiled type strings).
+    private static func check(_ item: BatchItem, compiled: inout CompiledTypeStrings, context: CommandContext) -> (outcome: BatchOutcome, size: Int) {
         let bytes: [UInt8]
         do {
             bytes = try context.readFile(item.path)
         } catch {
             return (.failed(offset: nil, reason: "cannot read: \(error.reason)"), 0)
         }
-        if item.discovered {
-            let detection = FormatDetector.detect(bytes)
-            if detection.kind != .typedStream {
-                let what = detection.kind == .unknown ? detection.reason : detection.summary
-                return (.skipped(reason: "not a typedstream: \(what)"), bytes.count)
-            }
-        }
-        return (BatchOutcome.check(bytes), bytes.count)
+        if let skip = BatchOutcome.skipUnlessTypedStream(bytes, discovered: item.discovered) { return (skip, bytes.count) }
+        return (BatchOutcome.check(bytes, compiled: &compiled), bytes.count)
     }
 }

@@ -37,7 +37,14 @@ enum Converter {
     /// Converts typedstream `bytes` to `format`. Throws ``WireError`` (bad input) or the
     /// format's own error.
     static func convert(_ bytes: [UInt8], to format: ConversionFormat, options: ConversionOptions) throws -> [UInt8] {
-        let archive = try ArchiveReader.read(bytes)
+        var compiled = CompiledTypeStrings()
+        return try convert(bytes, to: format, options: options, compiled: &compiled)
+    }
+
+    /// ``convert(_:to:options:)``, starting with the type strings in `compiled` and adding those
+    /// it compiles (a batch carries them from file to file; see ``CompiledTypeStrings``).
+    static func convert(_ bytes: [UInt8], to format: ConversionFormat, options: ConversionOptions, compiled: inout CompiledTypeStrings) throws -> [UInt8] {
+        let archive = try ArchiveReader.read(bytes, compiled: &compiled)
         switch format {
         case .typedstream:
             return try ArchiveWriter.write(archive, policy: .recorded, byteOrder: options.byteOrder, capacity: bytes.count)

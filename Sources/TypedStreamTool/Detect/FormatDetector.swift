@@ -62,9 +62,21 @@ public enum FormatDetector {
 
     // MARK: - typedstream
 
+    /// Whether `bytes` start with a typedstream signature (what makes ``detect(_:)`` answer
+    /// ``Detection/Kind/typedStream``, without wording the answer: batches ask this of every
+    /// file they find).
+    public static func isTypedStream(_ bytes: [UInt8]) -> Bool {
+        signatureByteOrder(bytes) != nil
+    }
+
+    /// The byte order the typedstream signature at the start of `bytes` names, if there is one.
+    private static func signatureByteOrder(_ bytes: [UInt8]) -> ByteOrder? {
+        guard bytes.count >= 13, bytes[1] == UInt8(StreamHeader.signatureLength) else { return nil }
+        return ByteOrder(signature: bytes[2..<13])
+    }
+
     private static func detectTypedStream(_ bytes: [UInt8]) -> Detection? {
-        guard bytes.count >= 13, bytes[1] == UInt8(StreamHeader.signatureLength),
-              let order = ByteOrder(signature: bytes[2..<13]) else { return nil }
+        guard let order = signatureByteOrder(bytes) else { return nil }
         let signature = String(decoding: order.signature, as: UTF8.self)
         let version = bytes[0]
         guard version == 3 || version == 4 else {

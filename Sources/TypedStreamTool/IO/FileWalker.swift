@@ -21,10 +21,11 @@ enum FileWalker {
         return path != "-" && FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) && isDirectory.boolValue
     }
 
-    /// The size of the file at `path`, if it can be found out.
+    /// The size of the file at `path` (following a symbolic link), if it can be found out.
     static func size(of path: String) -> Int? {
-        guard path != "-", let attributes = try? FileManager.default.attributesOfItem(atPath: path) else { return nil }
-        return (attributes[.size] as? NSNumber)?.intValue
+        var info = stat()
+        guard path != "-", stat(path, &info) == 0 else { return nil }
+        return Int(info.st_size)
     }
 
     /// Every file under `root`, depth first, sorted by name at each level.
@@ -34,36 +35,68 @@ enum FileWalker {
         return listing
     }
 
+    /// What a folder entry is, as `lstat` says (without following a symbolic link).
+    private enum EntryKind {
+        case folder
+        case file(size: Int)
+        case symbolicLink
+        case other
+        case unknown
+    }
+
+    // The walk calls the C library directly (`opendir`, `readdir`, `lstat`) rather than
+    // `FileManager.attributesOfItem`, which builds a dictionary of every attribute (owner
+    // names included) per file: a tenth of `verify -r` over a folder of message bodies.
     private static func walk(_ folder: String, into listing: inout Listing) {
-        let manager = FileManager.default
-        let names: [String]
-        do {
-            names = try manager.contentsOfDirectory(atPath: folder).sorted()
-        } catch {
-            listing.skipped.append((folder, "cannot list the folder: \(error.localizedDescription)"))
-            return
-        }
+        guard let names = entryNames(of: folder, into: &listing) else { return }
         let prefix = folder.hasSuffix("/") ? folder : folder + "/"
         for name in names where !name.hasPrefix(".") {
             let path = prefix + name
-            let attributes = try? manager.attributesOfItem(atPath: path)
-            let type = attributes?[.type] as? FileAttributeType
-            switch type {
-            case .typeDirectory?:
+            switch kind(of: path) {
+            case .folder:
                 walk(path, into: &listing)
-            case .typeRegular?:
-                listing.files.append((path, (attributes?[.size] as? NSNumber)?.intValue))
-            case .typeSymbolicLink?:
+            case .file(let size):
+                listing.files.append((path, size))
+            case .symbolicLink:
                 if isDirectory(path) {
                     listing.skipped.append((path, "symbolic link to a folder, not followed"))
-                } else if manager.fileExists(atPath: path) {
+                } else if FileManager.default.fileExists(atPath: path) {
                     listing.files.append((path, size(of: path)))
                 } else {
                     listing.skipped.append((path, "broken symbolic link"))
                 }
-            default:
+            case .other, .unknown:
                 listing.skipped.append((path, "not a regular file"))
             }
+        }
+    }
+
+    /// The names in `folder`, sorted; `nil` (and the folder skipped) when it cannot be listed.
+    private static func entryNames(of folder: String, into listing: inout Listing) -> [String]? {
+        guard let stream = opendir(folder) else {
+            listing.skipped.append((folder, "cannot list the folder: \(String(cString: strerror(errno)))"))
+            return nil
+        }
+        defer { closedir(stream) }
+        var names: [String] = []
+        while let entry = readdir(stream) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+            }
+            if name != ".", name != ".." { names.append(name) }
+        }
+        return names.sorted()
+    }
+
+    /// What `path` is, without following a symbolic link.
+    private static func kind(of path: String) -> EntryKind {
+        var info = stat()
+        guard lstat(path, &info) == 0 else { return .unknown }
+        switch info.st_mode & S_IFMT {
+        case S_IFDIR: return .folder
+        case S_IFREG: return .file(size: Int(info.st_size))
+        case S_IFLNK: return .symbolicLink
+        default: return .other
         }
     }
 }

@@ -2,30 +2,36 @@ import Dispatch
 import Foundation
 
 /// Runs a function over many inputs on several threads and hands the results back in input
-/// order, as soon as each prefix of the inputs is complete. Batch subcommands (`verify`, later
+/// order, as soon as each prefix of the inputs is complete. Batch subcommands (`verify`,
 /// `convert`) use it so that their output is the same whatever the number of threads.
 ///
 /// ```swift
-/// OrderedParallelMap.run(paths, jobs: 4, work: { check($0) },
+/// OrderedParallelMap.run(paths, jobs: 4, worker: { Cache() },
+///                        work: { cache, path in check(path, &cache) },
 ///                        deliver: { index, result in print(result) },   // input order
 ///                        completed: { index, result in progress += 1 }) // completion order
 /// ```
 enum OrderedParallelMap {
-    /// Applies `work` to every input with up to `jobs` threads. For each finished input, under
-    /// one lock: first `deliver` is called for every result that is now next in input order,
-    /// then `completed` for the finished one. Both callbacks run one at a time, never
-    /// concurrently, so they may print and update counters freely. Returns when all are done.
-    static func run<Input: Sendable, Output: Sendable>(
+    /// Applies `work` to every input with up to `jobs` threads. Each thread makes its own
+    /// state with `worker` and hands it to every call of `work` it makes (what one input
+    /// learns, such as compiled type strings, serves the next without locking). For each
+    /// finished input, under one lock: first `deliver` is called for every result that is now
+    /// next in input order, then `completed` for the finished one. Both callbacks run one at a
+    /// time, never concurrently, so they may print and update counters freely. Returns when all
+    /// are done.
+    static func run<Input: Sendable, Output: Sendable, Worker>(
         _ inputs: [Input], jobs: Int,
-        work: @escaping @Sendable (Input) -> Output,
+        worker: @escaping @Sendable () -> Worker,
+        work: @escaping @Sendable (inout Worker, Input) -> Output,
         deliver: @escaping (Int, Output) -> Void,
         completed: @escaping (Int, Output) -> Void = { _, _ in }
     ) {
         let state = State<Output>(count: inputs.count, deliver: deliver, completed: completed)
         let workers = max(1, min(jobs, inputs.count))
         DispatchQueue.concurrentPerform(iterations: workers) { _ in
+            var local = worker()
             while let index = state.claim() {
-                state.finish(index, work(inputs[index]))
+                state.finish(index, work(&local, inputs[index]))
             }
         }
     }

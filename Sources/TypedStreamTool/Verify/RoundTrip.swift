@@ -11,7 +11,14 @@ import TypedStream
 ///
 /// Throws ``WireError`` (a ``LocatedError``) on malformed input.
 public func roundTrip(_ bytes: [UInt8]) throws -> [UInt8] {
-    try ArchiveWriter.write(ArchiveReader.read(bytes), policy: .recorded, capacity: bytes.count)
+    var compiled = CompiledTypeStrings()
+    return try roundTrip(bytes, compiled: &compiled)
+}
+
+/// ``roundTrip(_:)``, starting with the type strings in `compiled` and adding those it compiles
+/// (see ``CompiledTypeStrings``): the way to check many small archives one after another.
+public func roundTrip(_ bytes: [UInt8], compiled: inout CompiledTypeStrings) throws -> [UInt8] {
+    try ArchiveWriter.write(ArchiveReader.read(bytes, compiled: &compiled), policy: .recorded, capacity: bytes.count)
 }
 
 /// An error that knows the byte offset where the input went wrong and why. `verify` and other
