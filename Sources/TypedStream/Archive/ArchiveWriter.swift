@@ -34,7 +34,7 @@ public struct ArchiveWriter {
     private var sharedIndex: [ArraySlice<UInt8>: Int] = [:]
     /// How many of ``sharedTexts`` ``sharedIndex`` has taken in.
     private var sharedIndexed = 0
-    private var slotIndex: [ObjectIdentifier: Int] = [:]
+    private var slots = WrittenSlots()
     /// The first slot of each C string's text, for ``Policy/archiver``, which de-duplicates
     /// C strings by content (kept under that policy only).
     private var cStringByContent: [ArraySlice<UInt8>: Int] = [:]
@@ -141,9 +141,10 @@ public struct ArchiveWriter {
         return sharedIndex[text]
     }
 
-    private mutating func claimSlot(_ id: ObjectIdentifier) -> Int {
+    /// Gives `entry` (source slot `source`) the next object-table slot.
+    private mutating func claimSlot(_ entry: AnyObject, source: Int?) -> Int {
         let index = slotCount
-        slotIndex[id] = index
+        slots.record(entry, source: source, slot: index)
         slotCount += 1
         return index
     }
@@ -205,7 +206,7 @@ public struct ArchiveWriter {
         case (.object, .object(let object, let w)):
             try writeObject(object, referenceWidth: w)
         case (.object, .objectSlotClass(let entry, let w)):
-            guard let index = slotIndex[ObjectIdentifier(entry)] else {
+            guard let index = slots.slot(of: entry, source: entry.sourceIndex) else {
                 throw invalid("an object slot refers to class \(entry.nameText) before it was written")
             }
             try tokens.write(.object(.reference(index: index, width: referenceWidth(w, index: index))))
@@ -234,27 +235,27 @@ public struct ArchiveWriter {
 
     private mutating func writeCString(_ entry: ArchivedCString?, referenceWidth w: IntegerWidth?) throws(WireError) {
         guard let entry else { return try tokens.write(.cString(.null)) }
-        let id = ObjectIdentifier(entry)
-        if let index = slotIndex[id] {
+        let source = entry.sourceIndex
+        if let index = slots.slot(of: entry, source: source) {
             return try tokens.write(.cString(.reference(index: index, width: referenceWidth(w, index: index))))
         }
         if policy == .archiver, let index = cStringByContent[entry.text] {
-            slotIndex[id] = index
+            slots.record(entry, source: source, slot: index)
             return try tokens.write(.cString(.reference(index: index, width: referenceWidth(nil, index: index))))
         }
-        let index = claimSlot(id)
+        let index = claimSlot(entry, source: source)
         if policy == .archiver, cStringByContent[entry.text] == nil { cStringByContent[entry.text] = index }
         try tokens.write(.cString(.literal(index: index, text: sharedString(entry.text, entry.textDecision))))
     }
 
     private mutating func writeObject(_ object: ArchivedObject?, referenceWidth w: IntegerWidth?) throws(WireError) {
         guard let object else { return try tokens.write(.object(.null)) }
-        let id = ObjectIdentifier(object)
-        if let index = slotIndex[id] {
+        let source = object.sourceIndex
+        if let index = slots.slot(of: object, source: source) {
             return try tokens.write(.object(.reference(index: index, width: referenceWidth(w, index: index))))
         }
         try nest()
-        let index = claimSlot(id)
+        let index = claimSlot(object, source: source)
         try tokens.write(.object(.new(index: index)))
         try writeClassChain(object.archivedClass, referenceWidth: object.classReferenceWidth)
         if header.streamerVersion == 3 {
@@ -273,7 +274,8 @@ public struct ArchiveWriter {
         var linkWidth = firstWidth
         var links = 0
         while let entry = current {
-            if let index = slotIndex[ObjectIdentifier(entry)] {
+            let source = entry.sourceIndex
+            if let index = slots.slot(of: entry, source: source) {
                 return try tokens.write(.classLink(.reference(index: index, width: referenceWidth(linkWidth, index: index))))
             }
             links += 1
@@ -282,7 +284,7 @@ public struct ArchiveWriter {
             let version = WireInteger(entry.version, width: width(entry.versionWidth, for: entry.version))
             let index = slotCount
             try tokens.write(.classLink(.new(index: index, name: name, version: version)))
-            _ = claimSlot(ObjectIdentifier(entry))
+            _ = claimSlot(entry, source: source)
             current = entry.superclass
             linkWidth = entry.superclassReferenceWidth
         }

@@ -171,6 +171,7 @@ extension TokenReader {
 extension CompactToken {
     /// The plain-data form of `kind` and its payload (string text, raw bytes, a header's
     /// signature): the inverse of ``TokenReader/token(_:)``. Offsets and depth are zero.
+    @inline(__always)  // so that a writer of one known kind keeps only its own case
     public static func from(_ kind: TokenKind) -> (CompactToken, ArraySlice<UInt8>) {
         var token = CompactToken(.header, start: 0, end: 0, depth: 0)
         var payload: ArraySlice<UInt8> = []

@@ -31,6 +31,7 @@ public struct TokenWriter {
     /// written as recorded: a value that does not fit its width, a non-integral value marked
     /// integral, a literal whose slot number disagrees with the stream so far. A refused token
     /// leaves the writer as it was; the error's offset is where the token would have started.
+    @inline(__always)  // see `CompactToken.from(_:)`
     public mutating func write(_ kind: TokenKind) throws(WireError) {
         switch kind {
         case .float(let value, .integral) where Int64(exactly: value) == nil:
