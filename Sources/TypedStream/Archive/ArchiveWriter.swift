@@ -34,7 +34,8 @@ public struct ArchiveWriter {
     private var sharedIndex: [ArraySlice<UInt8>: Int] = [:]
     /// How many of ``sharedTexts`` ``sharedIndex`` has taken in.
     private var sharedIndexed = 0
-    private var slots = WrittenSlots()
+    /// The slot written for each object, class and C string.
+    private var slots = EntryTable<Int>()
     /// The first slot of each C string's text, for ``Policy/archiver``, which de-duplicates
     /// C strings by content (kept under that policy only).
     private var cStringByContent: [ArraySlice<UInt8>: Int] = [:]
@@ -144,7 +145,7 @@ public struct ArchiveWriter {
     /// Gives `entry` (source slot `source`) the next object-table slot.
     private mutating func claimSlot(_ entry: AnyObject, source: Int?) -> Int {
         let index = slotCount
-        slots.record(entry, source: source, slot: index)
+        slots.record(index, for: entry, source: source)
         slotCount += 1
         return index
     }
@@ -206,7 +207,7 @@ public struct ArchiveWriter {
         case (.object, .object(let object, let w)):
             try writeObject(object, referenceWidth: w)
         case (.object, .objectSlotClass(let entry, let w)):
-            guard let index = slots.slot(of: entry, source: entry.sourceIndex) else {
+            guard let index = slots.value(for: entry, source: entry.sourceIndex) else {
                 throw invalid("an object slot refers to class \(entry.nameText) before it was written")
             }
             try tokens.write(.object(.reference(index: index, width: referenceWidth(w, index: index))))
@@ -236,11 +237,11 @@ public struct ArchiveWriter {
     private mutating func writeCString(_ entry: ArchivedCString?, referenceWidth w: IntegerWidth?) throws(WireError) {
         guard let entry else { return try tokens.write(.cString(.null)) }
         let source = entry.sourceIndex
-        if let index = slots.slot(of: entry, source: source) {
+        if let index = slots.value(for: entry, source: source) {
             return try tokens.write(.cString(.reference(index: index, width: referenceWidth(w, index: index))))
         }
         if policy == .archiver, let index = cStringByContent[entry.text] {
-            slots.record(entry, source: source, slot: index)
+            slots.record(index, for: entry, source: source)
             return try tokens.write(.cString(.reference(index: index, width: referenceWidth(nil, index: index))))
         }
         let index = claimSlot(entry, source: source)
@@ -251,7 +252,7 @@ public struct ArchiveWriter {
     private mutating func writeObject(_ object: ArchivedObject?, referenceWidth w: IntegerWidth?) throws(WireError) {
         guard let object else { return try tokens.write(.object(.null)) }
         let source = object.sourceIndex
-        if let index = slots.slot(of: object, source: source) {
+        if let index = slots.value(for: object, source: source) {
             return try tokens.write(.object(.reference(index: index, width: referenceWidth(w, index: index))))
         }
         try nest()
@@ -275,7 +276,7 @@ public struct ArchiveWriter {
         var links = 0
         while let entry = current {
             let source = entry.sourceIndex
-            if let index = slots.slot(of: entry, source: source) {
+            if let index = slots.value(for: entry, source: source) {
                 return try tokens.write(.classLink(.reference(index: index, width: referenceWidth(linkWidth, index: index))))
             }
             links += 1

@@ -1,10 +1,51 @@
 import Testing
 @testable import TypedStream
 
-/// The writer finds the slots it gave objects, classes and C strings by identity, through a
-/// table at their source slot numbers (`sourceIndex`) with a dictionary for the rest. Whatever
-/// those numbers say — missing, negative, huge, repeated, from another archive — the bytes
-/// written must be the same.
+/// `EntryTable` against a plain dictionary, operation by operation, with source slots of every
+/// sort (missing, negative, huge, repeated, out of order).
+@Suite("Entry table")
+struct EntryTableTests {
+    final class Entry {}
+
+    @Test func agreesWithADictionary() {
+        let seed = UInt64.random(in: 0...UInt64.max)
+        print("EntryTableTests seed \(seed)")
+        var random = SplitMix64(seed: seed)
+        for round in 0..<50 {
+            let entries = (0..<Int(random.next() % 300 + 1)).map { _ in Entry() }
+            let sources: [Int?] = entries.indices.map { n in
+                switch random.next() % 8 {
+                case 0: nil
+                case 1: -1 - Int(random.next() % 5)
+                case 2: Int.max - Int(random.next() % 5)
+                case 3: Int(random.next() % 5000)
+                case 4: Int(random.next() % 8)  // crowded: places taken
+                default: n
+                }
+            }
+            var table = EntryTable<Int>()
+            var model: [ObjectIdentifier: Int] = [:]
+            for step in 0..<(entries.count * 3) {
+                let n = Int(random.next() % UInt64(entries.count))
+                let entry = entries[n]
+                if random.next() % 2 == 0 {
+                    table.record(step, for: entry, source: sources[n])
+                    model[ObjectIdentifier(entry)] = step
+                }
+                let probe = Int(random.next() % UInt64(entries.count))
+                #expect(table.value(for: entries[probe], source: sources[probe]) == model[ObjectIdentifier(entries[probe])],
+                        "seed \(seed), round \(round), step \(step)")
+            }
+            for (n, entry) in entries.enumerated() {
+                #expect(table.value(for: entry, source: sources[n]) == model[ObjectIdentifier(entry)], "seed \(seed), round \(round)")
+            }
+        }
+    }
+}
+
+/// The writer finds the slots it gave objects, classes and C strings by identity, through an
+/// `EntryTable` at their source slot numbers (`sourceIndex`). Whatever those numbers say —
+/// missing, negative, huge, repeated, from another archive — the bytes written must be the same.
 @Suite("Written slots")
 struct WrittenSlotsTests {
     /// Every object, class and C-string entry reachable from `archive`, each once.
