@@ -23,7 +23,7 @@ struct EntryTableTests {
                 default: n
                 }
             }
-            var table = EntryTable<Int>()
+            var table = EntryTable()
             var model: [ObjectIdentifier: Int] = [:]
             for step in 0..<(entries.count * 3) {
                 let n = Int(random.next() % UInt64(entries.count))

@@ -35,7 +35,7 @@ public struct ArchiveWriter {
     /// How many of ``sharedTexts`` ``sharedIndex`` has taken in.
     private var sharedIndexed = 0
     /// The slot written for each object, class and C string.
-    private var slots = EntryTable<Int>()
+    private var slots = EntryTable()
     /// The first slot of each C string's text, for ``Policy/archiver``, which de-duplicates
     /// C strings by content (kept under that policy only).
     private var cStringByContent: [ArraySlice<UInt8>: Int] = [:]
