@@ -49,6 +49,21 @@ import Testing
         #expect(listing.skipped.map(\.reason) == ["broken symbolic link", "symbolic link to a folder, not followed", "not a regular file"])
     }
 
+    @Test func namesThatAreNotUTF8AreSkippedWithTheReason() throws {
+        let folder = try TemporaryFolder()
+        try folder.write("fine.bin", [1])
+        // "caf\xE9.bin": Latin-1, not UTF-8.
+        var name = Array((folder.path + "/caf").utf8).map { CChar(bitPattern: $0) }
+        name += [CChar(bitPattern: 0xE9)] + Array(".bin".utf8).map { CChar(bitPattern: $0) } + [0]
+        let descriptor = open(name, O_CREAT | O_WRONLY, 0o600)
+        #expect(descriptor >= 0)
+        close(descriptor)
+        let listing = FileWalker.walk(folder.path)
+        #expect(listing.files.map(\.path) == [folder.path + "/fine.bin"])
+        #expect(listing.skipped.map(\.path) == [folder.path + "/caf\u{FFFD}.bin"])
+        #expect(listing.skipped.map(\.reason) == ["the file name is not UTF-8, which this tool cannot open"])
+    }
+
     @Test func missingFolderIsSkippedWithTheSystemsReason() {
         let path = NSTemporaryDirectory() + "typedstream-no-such-folder-" + UUID().uuidString
         let listing = FileWalker.walk(path)

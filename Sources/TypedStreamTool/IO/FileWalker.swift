@@ -41,7 +41,8 @@ enum FileWalker {
         case file(size: Int)
         case symbolicLink
         case other
-        case unknown
+        /// `lstat` failed with this reason.
+        case unknown(String)
     }
 
     // The walk calls the C library directly (`opendir`, `readdir`, `lstat`) rather than
@@ -50,7 +51,7 @@ enum FileWalker {
     private static func walk(_ folder: String, into listing: inout Listing) {
         guard let names = entryNames(of: folder, into: &listing) else { return }
         let prefix = folder.hasSuffix("/") ? folder : folder + "/"
-        for name in names where !name.hasPrefix(".") {
+        for name in names {
             let path = prefix + name
             switch kind(of: path) {
             case .folder:
@@ -65,13 +66,16 @@ enum FileWalker {
                 } else {
                     listing.skipped.append((path, "broken symbolic link"))
                 }
-            case .other, .unknown:
+            case .other:
                 listing.skipped.append((path, "not a regular file"))
+            case .unknown(let reason):
+                listing.skipped.append((path, "cannot examine: \(reason)"))
             }
         }
     }
 
-    /// The names in `folder`, sorted; `nil` (and the folder skipped) when it cannot be listed.
+    /// The names in `folder`, sorted, hidden ones left out and ones that are not UTF-8 reported
+    /// as skipped; `nil` (and the folder skipped) when it cannot be listed.
     private static func entryNames(of folder: String, into listing: inout Listing) -> [String]? {
         guard let stream = opendir(folder) else {
             listing.skipped.append((folder, "cannot list the folder: \(String(cString: strerror(errno)))"))
@@ -79,11 +83,22 @@ enum FileWalker {
         }
         defer { closedir(stream) }
         var names: [String] = []
+        var notUTF8: [String] = []
         while let entry = readdir(stream) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+            let (name, isUTF8) = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                let bytes = raw.prefix { $0 != 0 }
+                let decoded = String(decoding: bytes, as: UTF8.self)
+                // Decoding replaces what is not UTF-8, so a name that is comes back unchanged.
+                return (decoded, decoded.utf8.elementsEqual(bytes))
             }
-            if name != ".", name != ".." { names.append(name) }
+            guard !name.hasPrefix(".") else { continue }  // also "." and ".."
+            if isUTF8 { names.append(name) } else { notUTF8.append(name) }
+        }
+        // A Swift string cannot hold such a name's bytes, so the file could not be opened by
+        // it: say so (the name shown has U+FFFD where its bytes are not UTF-8).
+        let prefix = folder.hasSuffix("/") ? folder : folder + "/"
+        for name in notUTF8.sorted() {
+            listing.skipped.append((prefix + name, "the file name is not UTF-8, which this tool cannot open"))
         }
         return names.sorted()
     }
@@ -91,7 +106,7 @@ enum FileWalker {
     /// What `path` is, without following a symbolic link.
     private static func kind(of path: String) -> EntryKind {
         var info = stat()
-        guard lstat(path, &info) == 0 else { return .unknown }
+        guard lstat(path, &info) == 0 else { return .unknown(String(cString: strerror(errno))) }
         switch info.st_mode & S_IFMT {
         case S_IFDIR: return .folder
         case S_IFREG: return .file(size: Int(info.st_size))
