@@ -5,7 +5,7 @@ import Foundation
 ///
 /// Hidden entries (names starting with `.`) are left out silently. Symbolic links to files are
 /// followed; links to folders are not (so a link loop cannot trap the walk) and are reported as
-/// skipped, as are sockets, devices and folders that cannot be listed.
+/// skipped, as are sockets, devices, folders that cannot be listed and names that are not UTF-8.
 enum FileWalker {
     /// The outcome of a walk.
     struct Listing {
@@ -49,8 +49,8 @@ enum FileWalker {
     // `FileManager.attributesOfItem`, which builds a dictionary of every attribute (owner
     // names included) per file: a tenth of `verify -r` over a folder of message bodies.
     private static func walk(_ folder: String, into listing: inout Listing) {
-        guard let names = entryNames(of: folder, into: &listing) else { return }
         let prefix = folder.hasSuffix("/") ? folder : folder + "/"
+        guard let names = entryNames(of: folder, prefix: prefix, into: &listing) else { return }
         for name in names {
             let path = prefix + name
             switch kind(of: path) {
@@ -74,9 +74,10 @@ enum FileWalker {
         }
     }
 
-    /// The names in `folder`, sorted, hidden ones left out and ones that are not UTF-8 reported
-    /// as skipped; `nil` (and the folder skipped) when it cannot be listed.
-    private static func entryNames(of folder: String, into listing: inout Listing) -> [String]? {
+    /// The names in `folder` (whose entries' paths start with `prefix`), sorted, hidden ones left
+    /// out and ones that are not UTF-8 reported as skipped; `nil` (and the folder skipped) when
+    /// it cannot be listed.
+    private static func entryNames(of folder: String, prefix: String, into listing: inout Listing) -> [String]? {
         guard let stream = opendir(folder) else {
             listing.skipped.append((folder, "cannot list the folder: \(String(cString: strerror(errno)))"))
             return nil
@@ -96,7 +97,6 @@ enum FileWalker {
         }
         // A Swift string cannot hold such a name's bytes, so the file could not be opened by
         // it: say so (the name shown has U+FFFD where its bytes are not UTF-8).
-        let prefix = folder.hasSuffix("/") ? folder : folder + "/"
         for name in notUTF8.sorted() {
             listing.skipped.append((prefix + name, "the file name is not UTF-8, which this tool cannot open"))
         }
