@@ -13,15 +13,6 @@ enum BatchOutcome: Sendable, Hashable {
     /// The file was not verified (found in a folder but not a typedstream, or not a file).
     case skipped(reason: String)
 
-    /// `.skipped` when a file found in a folder (`discovered`) is not a typedstream; `nil` when
-    /// it is one, or was named on the command line (and so fails as one if it is not).
-    static func skipUnlessTypedStream(_ bytes: [UInt8], discovered: Bool) -> BatchOutcome? {
-        guard discovered, !FormatDetector.isTypedStream(bytes) else { return nil }
-        let detection = FormatDetector.detect(bytes)
-        let what = detection.kind == .unknown ? detection.reason : detection.summary
-        return .skipped(reason: "not a typedstream: \(what)")
-    }
-
     /// Verifies `bytes` with ``roundTrip(_:compiled:)``, starting with the type strings in `compiled`.
     static func check(_ bytes: [UInt8], compiled: inout CompiledTypeStrings) -> BatchOutcome {
         let output: [UInt8]
@@ -74,6 +65,23 @@ struct BatchItem: Sendable {
     var discovered: Bool
     /// Set when the walk already decided to skip this entry.
     var skipReason: String?
+
+    /// The item's bytes, read for `verify` or `convert` — or the outcome that ends the item
+    /// first: `failed` when it cannot be read, `skipped` when it was found in a folder
+    /// (``discovered``) and is not a typedstream. A file named on the command line goes on
+    /// whatever it is, and fails as a typedstream if it is not one.
+    func read(_ context: CommandContext) -> (bytes: [UInt8], early: (outcome: BatchOutcome, size: Int)?) {
+        let bytes: [UInt8]
+        do {
+            bytes = try context.readFile(path)
+        } catch {
+            return ([], (.failed(offset: nil, reason: "cannot read: \(error.reason)"), 0))
+        }
+        guard discovered, !FormatDetector.isTypedStream(bytes) else { return (bytes, nil) }
+        let detection = FormatDetector.detect(bytes)
+        let what = detection.kind == .unknown ? detection.reason : detection.summary
+        return (bytes, (.skipped(reason: "not a typedstream: \(what)"), bytes.count))
+    }
 }
 
 /// The tally of a batch.

@@ -141,11 +141,8 @@ struct ConvertCommand: Subcommand {
     private static func convertItem(_ item: BatchItem, roots: [String], folder: String?, format: ConversionFormat,
                                     options: ConversionOptions, compiled: inout CompiledTypeStrings,
                                     context: CommandContext) -> (outcome: BatchOutcome, size: Int) {
-        let bytes: [UInt8]
-        do { bytes = try context.readFile(item.path) } catch {
-            return (.failed(offset: nil, reason: "cannot read: \(error.reason)"), 0)
-        }
-        if let skip = BatchOutcome.skipUnlessTypedStream(bytes, discovered: item.discovered) { return (skip, bytes.count) }
+        let (bytes, early) = item.read(context)
+        if let early { return early }
         let converted: [UInt8]
         do {
             converted = try Converter.convert(bytes, to: format, options: options, compiled: &compiled)

@@ -68,13 +68,8 @@ struct VerifyCommand: Subcommand {
 
     /// Reads and checks one item (on a worker thread, with its compiled type strings).
     private static func check(_ item: BatchItem, compiled: inout CompiledTypeStrings, context: CommandContext) -> (outcome: BatchOutcome, size: Int) {
-        let bytes: [UInt8]
-        do {
-            bytes = try context.readFile(item.path)
-        } catch {
-            return (.failed(offset: nil, reason: "cannot read: \(error.reason)"), 0)
-        }
-        if let skip = BatchOutcome.skipUnlessTypedStream(bytes, discovered: item.discovered) { return (skip, bytes.count) }
+        let (bytes, early) = item.read(context)
+        if let early { return early }
         return (BatchOutcome.check(bytes, compiled: &compiled), bytes.count)
     }
 }
