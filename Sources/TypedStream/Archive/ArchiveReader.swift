@@ -38,7 +38,7 @@ public enum ArchiveReader {
         case structure
         /// A new object whose class chain is being read (``Builder/chainObject``).
         case objectChain
-        /// An object whose contents are being read (the last of ``Builder/openObjects``).
+        /// An object whose contents are being read (the last of ``Builder/contents``).
         case objectContents
         /// A `#` value whose chain is being read.
         case classValue
@@ -88,13 +88,12 @@ public enum ArchiveReader {
         /// ``spillCount`` groups, which grows in place: left on the stack, its groups would be
         /// there and in the array made of them at once.
         let groups = MovingStack<ArchivedGroup>()
-        /// Where the groups of each open object (and, first, of the top level) begin on
-        /// ``groups``, and the groups it has moved to a list of its own.
-        var contents: [(start: Int, spill: [ArchivedGroup])] = [(0, [])]
+        /// The objects whose contents are open, innermost last, after the top level (`nil`):
+        /// where each one's groups begin on ``groups``, and the groups it has moved to a list of
+        /// its own.
+        var contents: [(object: ArchivedObject?, start: Int, spill: [ArchivedGroup])] = [(nil, 0, [])]
         /// How many groups of one object ``groups`` holds before they move to its own list.
         static let spillCount = 1024
-        /// The objects whose contents are open, innermost last.
-        var openObjects: [ArchivedObject] = []
         /// The checks of class links (every object has a class, no chain loops).
         var chains = ClassChainCheck()
         /// The slot and offset of the new object whose chain is being read.
@@ -152,7 +151,7 @@ public enum ArchiveReader {
 
         /// The groups of the innermost open object (or of the top level), taken off the stack.
         mutating func takeContents() -> [ArchivedGroup] {
-            guard let (start, spilled) = contents.popLast() else { return [] }
+            guard let (_, start, spilled) = contents.popLast() else { return [] }
             if spilled.isEmpty { return groups.popArray(from: start) }
             var all = spilled
             groups.popAll(from: start, appendingTo: &all)
@@ -277,11 +276,13 @@ public enum ArchiveReader {
             case .classLink:
                 try addClassLink(token)
             case .instanceSize:
-                guard open.last == .objectContents, let object = openObjects.last else { throw fail(token, "instance size outside an object") }
+                guard open.last == .objectContents, let object = contents[contents.count - 1].object else {
+                    throw fail(token, "instance size outside an object")
+                }
                 object.instanceSize = WireInteger(token.value, width: token.width)
             case .endOfObject:
                 try closeGroupIfOpen()
-                guard open.last == .objectContents, let object = openObjects.popLast(), contents.count > 1 else {
+                guard open.last == .objectContents, let object = contents[contents.count - 1].object else {
                     throw fail(token, "end of object outside an object")
                 }
                 open.removeLast()
@@ -341,9 +342,8 @@ public enum ArchiveReader {
                 slots[chainObject.slot] = .object(object)
                 objects.append(object)
                 try append(.object(object, referenceWidth: nil), token)
-                openObjects.append(object)
                 open.append(.objectContents)
-                contents.append((groups.count, []))
+                contents.append((object, groups.count, []))
             case .classValue?:
                 open.removeLast()
                 try append(.classObject(first, referenceWidth: firstWidth), token)
