@@ -59,12 +59,14 @@ enum FileWalker {
             case .file(let size):
                 listing.files.append((path, size))
             case .symbolicLink:
-                if isDirectory(path) {
-                    listing.skipped.append((path, "symbolic link to a folder, not followed"))
-                } else if FileManager.default.fileExists(atPath: path) {
-                    listing.files.append((path, size(of: path)))
-                } else {
+                // One `stat` (which follows the link) says where it leads.
+                var target = stat()
+                if stat(path, &target) != 0 {
                     listing.skipped.append((path, "broken symbolic link"))
+                } else if target.st_mode & S_IFMT == S_IFDIR {
+                    listing.skipped.append((path, "symbolic link to a folder, not followed"))
+                } else {
+                    listing.files.append((path, Int(target.st_size)))
                 }
             case .other:
                 listing.skipped.append((path, "not a regular file"))
