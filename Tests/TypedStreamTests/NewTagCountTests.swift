@@ -1,7 +1,7 @@
 import Testing
 @testable import TypedStream
 
-/// The index reserves its tables from a count of `0x84` bytes made eight bytes at a time; it
+/// The readers reserve the object table from a count of `0x84` bytes made sixteen bytes at a time; it
 /// must equal the plain count for every length and alignment.
 @Suite("Counting 0x84 bytes")
 struct NewTagCountTests {
@@ -15,11 +15,11 @@ struct NewTagCountTests {
             let alphabet: [UInt8] = [0x84, 0x84, 0x04, 0x80, 0x85, 0xC4, 0x00, 0xFF]
             let bytes = (0..<length).map { _ in alphabet[Int(random.next() % UInt64(alphabet.count))] }
             let plain = bytes.count(where: { $0 == HeadByte.new })
-            #expect(ArchiveIndex.countNewTags(bytes) == plain, "length \(length), seed \(seed)")
+            #expect(TokenReader.countNewTags(bytes) == plain, "length \(length), seed \(seed)")
         }
         // Long runs: every lane full for many words (the lane sums are flushed every 255 words).
         for length in [1_001, 2_040, 2_047, 2_048, 2_049, 100_003] {
-            #expect(ArchiveIndex.countNewTags(Array(repeating: 0x84, count: length)) == length)
+            #expect(TokenReader.countNewTags(Array(repeating: 0x84, count: length)) == length)
         }
     }
 }

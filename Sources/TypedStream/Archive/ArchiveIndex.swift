@@ -51,45 +51,10 @@ public struct ArchiveIndex: Sendable {
         var reader = TokenReader(bytes: bytes, limits: limits, compiled: compiled)
         defer { compiled = reader.compiledTypeStrings }
         var builder = Builder(bytes: bytes)
-        // Every new object, class and C string starts with a 0x84 byte, so their count is at
-        // most the number of those bytes: reserving that avoids regrowth (which would double
-        // the tables' memory at its peak) at the cost of one quick pass over the bytes.
-        // (Capped, so that a file of 0x84 bytes cannot make it reserve much more than its size.)
-        let estimate = min(Self.countNewTags(bytes), bytes.count / 4, limits.maximumObjects)
-        reader.slotEntries.reserveCapacity(estimate)
         self.header = try reader.readToEnd(checking: &builder)
         self.reader = reader
         self.topLevelGroupOffsets = builder.topLevelGroups
         self.rootObject = builder.root
-    }
-
-    /// The number of `0x84` bytes in `bytes`: an upper bound on the object-table slots.
-    static func countNewTags(_ bytes: [UInt8]) -> Int {
-        bytes.withUnsafeBytes { buffer in
-            // Sixteen bytes at a time: each lane of `lanes` counts the tags met in that lane,
-            // for at most 255 blocks (a lane holds a byte), then the lanes are added up.
-            let tag = SIMD16<UInt8>(repeating: HeadByte.new)
-            let one = SIMD16<UInt8>(repeating: 1)
-            let zero = SIMD16<UInt8>()
-            var count = 0
-            var index = 0
-            while index + 16 <= buffer.count {
-                var lanes = zero
-                var blocks = 0
-                while blocks < 255, index + 16 <= buffer.count {
-                    let block = buffer.loadUnaligned(fromByteOffset: index, as: SIMD16<UInt8>.self)
-                    lanes &+= zero.replacing(with: one, where: block .== tag)
-                    index += 16
-                    blocks += 1
-                }
-                count &+= Int(SIMD16<UInt16>(truncatingIfNeeded: lanes).wrappedSum())
-            }
-            while index < buffer.count {
-                if buffer[index] == HeadByte.new { count &+= 1 }
-                index += 1
-            }
-            return count
-        }
     }
 
     /// Builds the index from the token stream, and checks what makes tokens a graph: every

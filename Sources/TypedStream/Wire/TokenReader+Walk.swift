@@ -39,10 +39,50 @@ extension TokenReader {
             while try !read(into: &visitor) {}
             return
         }
+        if slotEntries.count == 0 { reserveObjectTable() }
         let input = bytes
         try input.withUnsafeBufferPointer { (buffer) throws(WireError) in
             guard let base = buffer.baseAddress else { return }
             try walk(base, buffer.count, &visitor)
+        }
+    }
+
+    /// Reserves the object table for the whole archive, so that it never regrows. Every new
+    /// object, class and C string starts with a `0x84` byte, so their count is at most the
+    /// number of those bytes: one quick pass over the input, where regrowth would copy the
+    /// table and, worse, touch about twice its memory in fresh pages (on a 10 MB archive of
+    /// strings the page faults were a quarter of the scan). Capped, so that a file of `0x84`
+    /// bytes cannot make it reserve much more than its own size.
+    mutating func reserveObjectTable() {
+        slotEntries.reserveCapacity(min(Self.countNewTags(bytes), bytes.count / 4, limits.maximumObjects))
+    }
+
+    /// The number of `0x84` bytes in `bytes`: an upper bound on the object-table slots.
+    static func countNewTags(_ bytes: [UInt8]) -> Int {
+        bytes.withUnsafeBytes { buffer in
+            // Sixteen bytes at a time: each lane of `lanes` counts the tags met in that lane,
+            // for at most 255 blocks (a lane holds a byte), then the lanes are added up.
+            let tag = SIMD16<UInt8>(repeating: HeadByte.new)
+            let one = SIMD16<UInt8>(repeating: 1)
+            let zero = SIMD16<UInt8>()
+            var count = 0
+            var index = 0
+            while index + 16 <= buffer.count {
+                var lanes = zero
+                var blocks = 0
+                while blocks < 255, index + 16 <= buffer.count {
+                    let block = buffer.loadUnaligned(fromByteOffset: index, as: SIMD16<UInt8>.self)
+                    lanes &+= zero.replacing(with: one, where: block .== tag)
+                    index += 16
+                    blocks += 1
+                }
+                count &+= Int(SIMD16<UInt16>(truncatingIfNeeded: lanes).wrappedSum())
+            }
+            while index < buffer.count {
+                if buffer[index] == HeadByte.new { count &+= 1 }
+                index += 1
+            }
+            return count
         }
     }
 
@@ -95,9 +135,13 @@ extension TokenReader {
                 var token = CompactToken(.typeString, start: here, end: here, depth: nesting)
                 guard try walkSharedString(&cursor, into: &token, allowNil: false) else { throw firstError(foundNear: here) }
                 token.end = cursor.offset
-                let known = ops.count
-                let range = try program(forSharedString: token.textIndex, at: here)
-                if program.ops.count != known { ops = program.ops }
+                let range: Range<Int>
+                if let compiled = compiledOperations(ofSharedString: token.textIndex) {
+                    range = compiled
+                } else {
+                    range = try compileProgram(forSharedString: token.textIndex, at: here)
+                    ops = program.ops
+                }
                 _ = hand(token, to: &visitor)
                 if range.isEmpty { continue }
                 pc = range.lowerBound
@@ -323,7 +367,7 @@ extension TokenReader {
             guard let (index, width) = cursor.reference(head: head), index >= 0, index < nextSharedString else {
                 throw firstError(foundNear: start)
             }
-            token.setText(index, isReference: true, width: width, at: sharedStringRanges[index])
+            token.setText(index, isReference: true, width: width, at: sharedStringRanges.inlinedElement(index))
             return true
         }
     }
@@ -463,12 +507,20 @@ struct FrameStack {
     func deallocate() { base.deallocate() }
 }
 
-extension Array where Element == TypeProgram.Op {
-    /// Operation `index` (which must exist: the walk only executes operations of compiled
-    /// ranges), read through the buffer so that the read is inlined into the walk.
+extension Array {
+    /// Element `index` (which must exist), read through the buffer so that the read is inlined
+    /// into the walk (the subscript's own code is sometimes left out of line in a loop this
+    /// large).
     @inline(__always)
-    func operation(_ index: Int) -> TypeProgram.Op {
-        precondition(index >= 0 && index < count, "operation index out of range")
+    func inlinedElement(_ index: Int) -> Element {
+        precondition(index >= 0 && index < count, "index out of range")
         return withUnsafeBufferPointer { $0[index] }
     }
+}
+
+extension Array where Element == TypeProgram.Op {
+    /// Operation `index` (which must exist: the walk only executes operations of compiled
+    /// ranges).
+    @inline(__always)
+    func operation(_ index: Int) -> TypeProgram.Op { inlinedElement(index) }
 }

@@ -84,7 +84,7 @@ public struct TokenReader: Sendable {
 
     /// The object table so far, one entry per slot (kept with the offsets, so that an index
     /// needs no table of its own).
-    var slotEntries: [SlotEntry] = []
+    var slotEntries = SlotTable()
 
     /// The object table so far: what each slot holds.
     public var objectSlots: [SlotKind] { slotEntries.indices.map { slotKind($0) } }
@@ -106,8 +106,20 @@ public struct TokenReader: Sendable {
     /// The next shared-string slot a literal takes (as ``nextSlot``, for the shared-string table).
     var nextSharedString = 0
 
-    /// Per shared-string slot: its compiled type string in ``program`` (−1 until used as a type).
-    var typeEntries: [Int32] = []
+    /// Per shared-string slot: its compiled type string in ``program`` (entry −1 until used as a
+    /// type), with the entry's operations, so that a group finds them with one table read.
+    var typeEntries: [TypeEntry] = []
+
+    /// A shared string's compiled type string: its entry in ``program`` and its operations.
+    struct TypeEntry {
+        /// The entry number, −1 while the shared string has not been used as a type.
+        var entry: Int
+        /// The entry's operations in ``program``.
+        var operations: Range<Int>
+
+        /// The entry of a shared string not used as a type yet.
+        static let unused = TypeEntry(entry: -1, operations: 0..<0)
+    }
     var program = TypeProgram()
 
     /// The innermost frame; ``frames`` holds the ones around it.
@@ -164,8 +176,8 @@ public struct TokenReader: Sendable {
 
     /// The types of the type string in shared-string slot `index`, once a group has used it.
     public func types(ofSharedString index: Int) -> [ObjCType]? {
-        guard index >= 0, index < typeEntries.count, typeEntries[index] >= 0 else { return nil }
-        return program.types(ofEntry: Int(typeEntries[index]))
+        guard index >= 0, index < typeEntries.count, typeEntries[index].entry >= 0 else { return nil }
+        return program.types(ofEntry: typeEntries[index].entry)
     }
 
     /// Whether every byte has been read and every object closed.
@@ -535,22 +547,29 @@ public struct TokenReader: Sendable {
     /// first time it is used.
     @inline(__always)
     mutating func program(forSharedString index: Int, at start: Int) throws(WireError) -> Range<Int> {
-        if index < typeEntries.count {
-            let entry = typeEntries[index]
-            if entry >= 0 { return program.range(ofEntry: Int(entry)) }
-        }
+        if let compiled = compiledOperations(ofSharedString: index) { return compiled }
         return try compileProgram(forSharedString: index, at: start)
     }
 
+    /// The operations of the type string in shared-string slot `index`, if compiled already.
+    @inline(__always)
+    func compiledOperations(ofSharedString index: Int) -> Range<Int>? {
+        guard index < typeEntries.count else { return nil }
+        let found = typeEntries.inlinedElement(index)
+        return found.entry >= 0 ? found.operations : nil
+    }
+
+    /// Parses and compiles the type string in shared-string slot `index` (or finds it among
+    /// those compiled for an earlier archive) and returns its operations.
     @inline(never)
-    private mutating func compileProgram(forSharedString index: Int, at start: Int) throws(WireError) -> Range<Int> {
+    mutating func compileProgram(forSharedString index: Int, at start: Int) throws(WireError) -> Range<Int> {
         if typeEntries.count <= index {
-            typeEntries.append(contentsOf: repeatElement(-1, count: index + 1 - typeEntries.count))
+            typeEntries.append(contentsOf: repeatElement(.unused, count: index + 1 - typeEntries.count))
         }
         let text = bytes[sharedStringRanges[index]]
         if let known = program.entry(for: text) {
-            typeEntries[index] = Int32(known)
-            return program.range(ofEntry: known)
+            typeEntries[index] = TypeEntry(entry: known, operations: program.range(ofEntry: known))
+            return typeEntries[index].operations
         }
         var limitsForTypes = ObjCTypeParser.Limits()
         limitsForTypes.maximumDepth = limits.maximumTypeNesting
@@ -567,8 +586,8 @@ public struct TokenReader: Sendable {
             }
         }
         let entry = program.add(text, types: types, typeNestingLimit: limits.maximumTypeNesting)
-        typeEntries[index] = Int32(entry)
-        return program.range(ofEntry: entry)
+        typeEntries[index] = TypeEntry(entry: entry, operations: program.range(ofEntry: entry))
+        return typeEntries[index].operations
     }
 
     @inline(__always)

@@ -1,0 +1,77 @@
+/// The reader's object table: one ``TokenReader/SlotEntry`` per slot, a value with the copy
+/// semantics of an array, whose `append` is inlined into the reading loops.
+///
+/// `Array.append` calls two functions of the standard library out of line on every call (one
+/// to make the buffer unique, one to make room), which the optimizer will not inline into the
+/// large reading loops: about 30 instructions per new object, class or C string. Here an append
+/// is a uniqueness test, a capacity test and a store; copying, growing and reserving are out of
+/// line and rare.
+///
+/// Copies share their memory until one of them changes: a change first makes the memory its
+/// own (copy on write). The count lives in the value, not the memory, so two copies can never
+/// see each other's entries.
+struct SlotTable: @unchecked Sendable {
+    /// The memory: entries `0..<count` of `base` are initialized (entries are plain data, so
+    /// nothing needs deinitializing).
+    private final class Storage: @unchecked Sendable {
+        let base: UnsafeMutablePointer<TokenReader.SlotEntry>
+        let capacity: Int
+
+        init(capacity: Int) {
+            self.capacity = capacity
+            base = .allocate(capacity: capacity)
+        }
+
+        deinit { base.deallocate() }
+    }
+
+    private var storage: Storage
+    /// The number of entries.
+    private(set) var count = 0
+
+    /// The memory of every empty table (so that making a reader allocates nothing).
+    private static let empty = Storage(capacity: 0)
+
+    /// An empty table.
+    init() { storage = Self.empty }
+
+    /// The slot numbers.
+    var indices: Range<Int> { 0..<count }
+
+    /// Entry `index`, which must exist.
+    @inline(__always)
+    subscript(index: Int) -> TokenReader.SlotEntry {
+        get {
+            precondition(index >= 0 && index < count, "object-table slot out of range")
+            return storage.base[index]
+        }
+        set {
+            precondition(index >= 0 && index < count, "object-table slot out of range")
+            if !isKnownUniquelyReferenced(&storage) { makeUnique(capacity: storage.capacity) }
+            storage.base[index] = newValue
+        }
+    }
+
+    /// Adds `entry` at the end.
+    @inline(__always)
+    mutating func append(_ entry: TokenReader.SlotEntry) {
+        if !isKnownUniquelyReferenced(&storage) || count == storage.capacity {
+            makeUnique(capacity: count == storage.capacity ? max(16, 2 * count) : storage.capacity)
+        }
+        (storage.base + count).initialize(to: entry)
+        count += 1
+    }
+
+    /// Makes room for `capacity` entries in all, so that appends up to it never regrow.
+    mutating func reserveCapacity(_ capacity: Int) {
+        if capacity > storage.capacity { makeUnique(capacity: capacity) }
+    }
+
+    /// Gives the table memory of its own for `capacity` entries (at least `count`).
+    @inline(never)
+    private mutating func makeUnique(capacity: Int) {
+        let larger = Storage(capacity: max(capacity, count))
+        larger.base.initialize(from: storage.base, count: count)
+        storage = larger
+    }
+}
