@@ -20,10 +20,10 @@ public struct TypedStreamDecoder {
         registry.register(StringObject.self, forClassNames: ["NSString", "NSMutableString"])
         let unarchiver = try Unarchiver(bytes: bytes, registry: registry, options: options)
         let group = try unarchiver.decodeGroup()
-        guard group.values.count == 1 else {
+        guard group.valueCount == 1 else {
             throw CoderError(.typeMismatch, at: group.offset, "expected one top-level value, found the group '\(group.typeText)'")
         }
-        let source = try RecordSource(group.values[0], typeText: group.typeText, offset: group.offset, unarchiver: unarchiver, objects: [:])
+        let source = try RecordSource(group.value(at: 0), typeText: group.typeText, offset: group.offset, unarchiver: unarchiver, objects: [:])
         let value = try T(from: RecordDecoder(source: source, codingPath: [], userInfo: userInfo, unarchiver: unarchiver))
         if unarchiver.hasMoreGroups {
             throw CoderError(.trailingValues, "values left over after the root value")
@@ -144,10 +144,10 @@ final class GroupCursor {
     func peek() throws -> RecordSource? {
         guard index < record.groups.count else { return nil }
         let group = record.groups[index]
-        guard group.values.count == 1 else {
+        guard group.valueCount == 1 else {
             throw CoderError(.typeMismatch, at: group.offset, "expected a single value, found the group '\(group.typeText)'")
         }
-        return try RecordSource(group.values[0], typeText: group.typeText, offset: group.offset, unarchiver: decoder.unarchiver, objects: record.objects)
+        return try RecordSource(group.value(at: 0), typeText: group.typeText, offset: group.offset, unarchiver: decoder.unarchiver, objects: record.objects)
     }
 
     func next() throws -> RecordSource {

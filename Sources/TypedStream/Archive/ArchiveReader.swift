@@ -137,8 +137,9 @@ public enum ArchiveReader {
         mutating func closeGroupIfOpen() throws(WireError) {
             guard open.last == .group, groupHeads.count > 0, let start = valueStarts.popLast() else { return }
             open.removeLast()
-            let groupValues = values.popArray(from: start)
-            groupHeads.updateLast { $0.values = groupValues }
+            // One value stays in place (see `ArchivedGroup.values`); others leave in an array.
+            let groupValues = values.count(from: start) == 1 ? GroupValues.one(values.popLast()) : .many(values.popArray(from: start))
+            groupHeads.updateLast { $0.storage = groupValues }
             guard open.last == nil || open.last == .objectContents else {
                 throw WireError(.invalidToken, at: groupHeads.popLast().offset ?? 0, "a group closed outside an object or the top level")
             }
@@ -167,7 +168,7 @@ public enum ArchiveReader {
 
         /// Opens a group (its values to come).
         mutating func openGroup(typeString: ArraySlice<UInt8>?, types: [ObjCType], decision: SharedStringDecision?, at offset: Int) {
-            groupHeads.push(ArchivedGroup(typeString: typeString, types: types, values: [], typeStringDecision: decision, offset: offset))
+            groupHeads.push(ArchivedGroup(typeString: typeString, types: types, storage: .many([]), typeStringDecision: decision, offset: offset))
             valueStarts.append(values.count)
             open.append(.group)
         }

@@ -153,8 +153,8 @@ public struct ArchiveWriter {
     // MARK: - Groups and values
 
     private mutating func write(_ group: ArchivedGroup) throws(WireError) {
-        guard group.values.count == group.types.count else {
-            throw invalid("group '\(group.typeText)' has \(group.types.count) types but \(group.values.count) values")
+        guard group.valueCount == group.types.count else {
+            throw invalid("group '\(group.typeText)' has \(group.types.count) types but \(group.valueCount) values")
         }
         if let typeString = group.typeString {
             try tokens.write(.typeString(sharedString(typeString, group.typeStringDecision)))
@@ -163,8 +163,8 @@ public struct ArchiveWriter {
         } else {
             try tokens.write(.typeString(sharedString(ArraySlice("@".utf8), nil)))
         }
-        for (value, type) in zip(group.values, group.types) {
-            try write(value, as: type)
+        for (index, type) in group.types.enumerated() {
+            try write(group.value(at: index), as: type)
         }
     }
 

@@ -50,8 +50,8 @@ public struct ArchivedGroup: Sendable {
     public var typeString: ArraySlice<UInt8>?
     /// The types the type string splits into (`[.object]` for an untyped streamer-3 group).
     public var types: [ObjCType]
-    /// The values, one per type.
-    public var values: [ArchivedValue]
+    /// The values, one per type, as they are kept (see ``values``).
+    var storage: GroupValues
     /// How the type string was written, when known.
     public var typeStringDecision: SharedStringDecision?
     /// The byte offset of the group in the source archive, when read from one.
@@ -59,16 +59,76 @@ public struct ArchivedGroup: Sendable {
 
     /// Creates a group.
     public init(typeString: ArraySlice<UInt8>?, types: [ObjCType], values: [ArchivedValue], typeStringDecision: SharedStringDecision? = nil, offset: Int? = nil) {
+        self.init(typeString: typeString, types: types, storage: GroupValues(values), typeStringDecision: typeStringDecision, offset: offset)
+    }
+
+    /// Creates a group whose values are kept as `storage`.
+    init(typeString: ArraySlice<UInt8>?, types: [ObjCType], storage: GroupValues, typeStringDecision: SharedStringDecision?, offset: Int?) {
         self.typeString = typeString
         self.types = types
-        self.values = values
+        self.storage = storage
         self.typeStringDecision = typeStringDecision
         self.offset = offset
     }
 
+    /// The values, one per type. A group of one value — most groups (`@`, `i`, `+`) — keeps it
+    /// in place rather than in an array of its own (two of the four allocations per string of
+    /// an array of strings); reading this property then makes the array, so code that reads
+    /// many groups should use ``valueCount`` and ``value(at:)``.
+    public var values: [ArchivedValue] {
+        get { storage.array }
+        set { storage = GroupValues(newValue) }
+    }
+
+    /// The number of values.
+    public var valueCount: Int { storage.count }
+
+    /// Value `index` (which must exist), without making an array.
+    public func value(at index: Int) -> ArchivedValue { storage[index] }
+
     /// The type string as text (`"@"` for an untyped streamer-3 group).
     public var typeText: String {
         typeString.map { String(decoding: $0, as: UTF8.self) } ?? "@"
+    }
+}
+
+/// The values of a group: one in place, or any other number in an array.
+enum GroupValues: Sendable {
+    /// Exactly one value.
+    case one(ArchivedValue)
+    /// Any number but one.
+    case many([ArchivedValue])
+
+    /// The values of `values`, the one in place if there is one.
+    init(_ values: [ArchivedValue]) {
+        self = values.count == 1 ? .one(values[0]) : .many(values)
+    }
+
+    /// The values as an array.
+    var array: [ArchivedValue] {
+        switch self {
+        case .one(let value): [value]
+        case .many(let values): values
+        }
+    }
+
+    /// The number of values.
+    var count: Int {
+        switch self {
+        case .one: 1
+        case .many(let values): values.count
+        }
+    }
+
+    /// Value `index`, which must exist.
+    subscript(index: Int) -> ArchivedValue {
+        switch self {
+        case .one(let value):
+            precondition(index == 0, "group value index out of range")
+            return value
+        case .many(let values):
+            return values[index]
+        }
     }
 }
 

@@ -21,7 +21,7 @@ public final class GenericObject: ArchivableObject, CustomStringConvertible {
         source = decoder.currentObject
         while decoder.hasMoreGroups {
             let group = try decoder.decodeGroup()
-            for value in group.values { try collect(value, decoder) }
+            for index in 0..<group.valueCount { try collect(group.value(at: index), decoder) }
             groups.append(group)
         }
     }

@@ -214,6 +214,12 @@ public final class Unarchiver {
     /// `"iI"`), and returns its values. Throws ``CoderError`` `typeMismatch` naming the offset,
     /// the expected and the found type.
     public func decodeValues(ofObjCTypes typeString: String) throws(CoderError) -> [ArchivedValue] {
+        try takeGroup(ofObjCTypes: typeString).array
+    }
+
+    /// ``decodeValues(ofObjCTypes:)``, giving the values as the group keeps them (a single value
+    /// without an array).
+    private func takeGroup(ofObjCTypes typeString: String) throws(CoderError) -> GroupValues {
         let expected = try parsed(typeString)
         guard let top = cursors.indices.last, cursors[top].next < cursors[top].groups.count else {
             throw CoderError(.noMoreValues, at: currentEndOffset, "expected type '\(typeString)', found \(positionDescription)")
@@ -234,10 +240,10 @@ public final class Unarchiver {
             }
             warnings.append("offset \(group.offset ?? 0): read '\(group.typeText)' as '\(typeString)' (lenient integer conversion)")
             cursors[top].next += 1
-            return converted
+            return GroupValues(converted)
         }
         cursors[top].next += 1
-        return cursors[top].groups[next].values
+        return cursors[top].groups[next].storage
     }
 
     /// Whether `a` and `b` hold the same bytes (compared through their buffers).
@@ -257,7 +263,7 @@ public final class Unarchiver {
 
     /// Takes the next group, which must be a single value of type `typeString`.
     public func decodeValue(ofObjCType typeString: String) throws(CoderError) -> ArchivedValue {
-        let values = try decodeValues(ofObjCTypes: typeString)
+        let values = try takeGroup(ofObjCTypes: typeString)
         guard values.count == 1 else {
             throw CoderError(.typeMismatch, "'\(typeString)' is not a single type")
         }
