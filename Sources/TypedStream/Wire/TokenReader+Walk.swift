@@ -47,17 +47,23 @@ extension TokenReader {
         }
     }
 
-    /// Reserves the object table for the whole archive, so that it never regrows: one slot per
-    /// eight bytes of input (an object, class or C string takes more than that in any archive
-    /// written by Apple's or our coder; more slots simply grow the table). Regrowing copied the
-    /// table and, worse, touched about twice its memory in fresh pages: on a 10 MB archive of
-    /// strings the page faults were a quarter of the scan. Memory reserved and never used is
-    /// never touched, so it costs address space, not resident memory. (The index used to count
-    /// the `0x84` bytes for an exact reservation: one more pass over every byte, which bounded
-    /// it on archives of large data blobs.)
+    /// Reserves the object table of an archive of ``reservationThreshold`` bytes or more for
+    /// the whole archive, so that it never regrows: one slot per eight bytes of input (an object,
+    /// class or C string takes more than that in any archive written by Apple's or our coder;
+    /// more slots simply grow the table). Regrowing copied the table and, worse, touched about
+    /// twice its memory in fresh pages: on a 10 MB archive of strings the page faults were a
+    /// quarter of the scan. Memory reserved and never used is never touched, so it costs address
+    /// space, not resident memory. (The index used to count the `0x84` bytes for an exact
+    /// reservation: one more pass over every byte, which bounded it on archives of large data
+    /// blobs.) A smaller archive's table grows as it goes: a few small steps in memory already
+    /// in use, and an index kept of a message body holds no more than it needs.
     mutating func reserveObjectTable() {
-        slotEntries.reserveCapacity(min(bytes.count / 8 + 16, limits.maximumObjects))
+        guard bytes.count >= Self.reservationThreshold else { return }
+        slotEntries.reserveCapacity(min(bytes.count / 8, limits.maximumObjects))
     }
+
+    /// The archive size from which readers reserve the object table (64 KiB).
+    static let reservationThreshold = 1 << 16
 
     /// The error the pull reader meets in this input, which the walk has found malformed.
     @inline(never)
