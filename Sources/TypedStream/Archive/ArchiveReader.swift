@@ -138,7 +138,7 @@ public enum ArchiveReader {
             guard open.last == .group, groupHeads.count > 0, let start = valueStarts.popLast() else { return }
             open.removeLast()
             // One value stays in place (see `ArchivedGroup.values`); others leave in an array.
-            let groupValues = values.count(from: start) == 1 ? GroupValues.one(values.popLast()) : .many(values.popArray(from: start))
+            let groupValues = values.count - start == 1 ? GroupValues.one(values.popLast()) : .many(values.popArray(from: start))
             groupHeads.updateLast { $0.storage = groupValues }
             guard open.last == nil || open.last == .objectContents else {
                 throw WireError(.invalidToken, at: groupHeads.popLast().offset ?? 0, "a group closed outside an object or the top level")

@@ -56,10 +56,6 @@ final class MovingStack<Element> {
         for position in start..<(start + moved) { array.append((base + position).move()) }
     }
 
-    /// The number of elements above position `start`.
-    @inline(__always)
-    func count(from start: Int) -> Int { count - start }
-
     /// Moves the elements from position `start` (at most ``count``) to the top into a new array,
     /// bottom first, and leaves `start` elements on the stack.
     func popArray(from start: Int) -> [Element] {

@@ -124,7 +124,7 @@ extension TokenReader {
                 _ = hand(token, to: &visitor)
                 if range.isEmpty { continue }
                 pc = range.lowerBound
-                op = ops.operation(pc)
+                op = ops.inlinedElement(pc)
                 // A group of one value needs no frame of its own (unless it is an array, whose
                 // frame says where the group resumes).
                 if range.upperBound - pc > 1 || op.code == .arrayStart {
@@ -146,7 +146,7 @@ extension TokenReader {
                     continue
                 }
                 pc = Int(frame.pc)
-                op = ops.operation(pc)
+                op = ops.inlinedElement(pc)
                 frame.pc += 1
                 // A group is done after its last value: leave its frame now (unless the value
                 // is an array, which sets where the group resumes).
@@ -282,7 +282,7 @@ extension TokenReader {
                 // Reached only through a frame's `end`.
                 continue
             case .structStart:
-                if ops.operation(pc + 1).code == .structEnd { try countEmptyValue(at: start) }  // no fields
+                if ops.inlinedElement(pc + 1).code == .structEnd { try countEmptyValue(at: start) }  // no fields
                 guard nesting < maximumNesting else { throw firstError(foundNear: start) }
                 nesting += 1
                 token.code = .structStart
@@ -500,11 +500,4 @@ extension Array {
         precondition(index >= 0 && index < count, "index out of range")
         return withUnsafeBufferPointer { $0[index] }
     }
-}
-
-extension Array where Element == TypeProgram.Op {
-    /// Operation `index` (which must exist: the walk only executes operations of compiled
-    /// ranges).
-    @inline(__always)
-    func operation(_ index: Int) -> TypeProgram.Op { inlinedElement(index) }
 }
