@@ -62,6 +62,23 @@ struct SlotTable: @unchecked Sendable {
         count += 1
     }
 
+    /// Adds `entry` at the end of a table whose memory is its own: the caller made it so with
+    /// ``makeUnique()`` and has not copied the table since (the walk, which holds its reader
+    /// exclusively). Skips the uniqueness test of ``append(_:)`` — a call into the runtime, and
+    /// the registers it clobbers, per new object.
+    @inline(__always)
+    mutating func appendToUnique(_ entry: TokenReader.SlotEntry) {
+        assert(isKnownUniquelyReferenced(&storage), "appendToUnique on a shared table")
+        if count == storage.capacity { makeUnique(capacity: max(16, 2 * count)) }
+        (storage.base + count).initialize(to: entry)
+        count += 1
+    }
+
+    /// Gives the table memory of its own if it shares it (see ``appendToUnique(_:)``).
+    mutating func makeUnique() {
+        if !isKnownUniquelyReferenced(&storage) { makeUnique(capacity: storage.capacity) }
+    }
+
     /// Makes room for `capacity` entries in all, so that appends up to it never regrow.
     mutating func reserveCapacity(_ capacity: Int) {
         if capacity > storage.capacity { makeUnique(capacity: capacity) }

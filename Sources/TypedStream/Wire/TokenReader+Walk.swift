@@ -40,6 +40,9 @@ extension TokenReader {
             return
         }
         if slotEntries.count == 0 { reserveObjectTable() }
+        // The walk appends to the object table without testing each time whether its memory is
+        // shared: it is made the table's own here, and the walk copies the table nowhere.
+        slotEntries.makeUnique()
         let input = bytes
         try input.withUnsafeBufferPointer { (buffer) throws(WireError) in
             guard let base = buffer.baseAddress else { return }
@@ -103,7 +106,7 @@ extension TokenReader {
                     guard let head = cursor.peek() else { throw firstError(foundNear: here) }
                     if head == HeadByte.endOfObject {
                         cursor.offset += 1
-                        nesting -= 1
+                        nesting &-= 1  // (nesting is bounded by the limits)
                         _ = visitor.visit(CompactToken(.endOfObject, start: here, end: cursor.offset, depth: nesting))
                         frame = stack.pop()
                         continue
@@ -127,7 +130,7 @@ extension TokenReader {
                 op = ops.inlinedElement(pc)
                 // A group of one value needs no frame of its own (unless it is an array, whose
                 // frame says where the group resumes).
-                if range.upperBound - pc > 1 || op.code == .arrayStart {
+                if range.upperBound &- pc > 1 || op.code == .arrayStart {
                     stack.push(frame)
                     frame = Frame(kind: .group, pc: Int32(pc + 1), end: Int32(range.upperBound))
                 }
@@ -213,7 +216,7 @@ extension TokenReader {
                     token.form = .null
                 case HeadByte.new:
                     // As the pull reader: the slot first, then the text, whose slot it records.
-                    let index = try newSlot(.cString, at: start)
+                    let index = try newSlot(.cString, at: start, tableIsUnique: true)
                     guard try walkSharedString(&cursor, into: &token, allowNil: false) else { throw firstError(foundNear: start) }
                     setText(token.textIndex, ofCStringSlot: index)
                     token.form = .new
@@ -230,11 +233,11 @@ extension TokenReader {
                     token.end = cursor.offset
                     _ = visitor.visit(token)
                 case HeadByte.new:
-                    token.slot = try newSlot(.object, at: start)
+                    token.slot = try newSlot(.object, at: start, tableIsUnique: true)
                     token.form = .new
                     token.end = cursor.offset
                     guard nesting < maximumNesting else { throw firstError(foundNear: start) }
-                    nesting += 1
+                    nesting &+= 1  // (below maximumNesting, checked above)
                     _ = visitor.visit(token)
                     try walkClassChain(&cursor, &visitor)
                     stack.push(frame)
@@ -313,7 +316,7 @@ extension TokenReader {
                       let versionHead = cursor.next(),
                       let version = cursor.integer(head: versionHead, allowInt32: true, allowInt64: false)
                 else { throw firstError(foundNear: start) }
-                token.slot = try newSlot(.class, text: token.textIndex, at: start)
+                token.slot = try newSlot(.class, text: token.textIndex, at: start, tableIsUnique: true)
                 token.form = .new
                 token.value = version.value
                 token.width = version.width

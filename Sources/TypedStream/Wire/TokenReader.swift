@@ -494,15 +494,22 @@ public struct TokenReader: Sendable {
         return index
     }
 
-    /// Enters a new item of `kind` in the next object-table slot.
+    /// Enters a new item of `kind` in the next object-table slot. `tableIsUnique`: the caller
+    /// made the table's memory its own (``SlotTable/makeUnique()``) and has not copied it since,
+    /// as the walk does once before it starts.
     @inline(__always)
-    mutating func newSlot(_ kind: SlotKind, text: Int = 0, at start: Int) throws(WireError) -> Int {
+    mutating func newSlot(_ kind: SlotKind, text: Int = 0, at start: Int, tableIsUnique: Bool = false) throws(WireError) -> Int {
         let index = nextSlot
         if index == slotEntries.count {
             guard index < limits.maximumObjects else {
                 throw WireError(.limitExceeded, at: start, "more than \(limits.maximumObjects) objects, classes and C strings")
             }
-            slotEntries.append(SlotEntry(packed: SlotEntry.packed(kind, text: text), offset: UInt32(truncatingIfNeeded: start)))
+            let entry = SlotEntry(packed: SlotEntry.packed(kind, text: text), offset: UInt32(truncatingIfNeeded: start))
+            if tableIsUnique {
+                slotEntries.appendToUnique(entry)
+            } else {
+                slotEntries.append(entry)
+            }
         } else if slotKind(index) != kind {
             throw WireError(.invalidToken, at: start, "object-table slot #\(index) is not what the archive's index has there")
         }
