@@ -184,6 +184,7 @@ public final class ArchivedClass: @unchecked Sendable {
     /// This class and its superclasses, most derived first. Stops at a repeated class.
     public var chain: [ArchivedClass] {
         var result: [ArchivedClass] = []
+        result.reserveCapacity(Self.shortChain)  // one allocation for any usual chain
         // Chains are short: a repeat is looked for in the result itself, and only a long
         // chain gets a set (so a chain of n classes costs O(n), however long).
         var seen: Set<ObjectIdentifier>? = nil

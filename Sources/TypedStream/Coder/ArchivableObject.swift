@@ -20,6 +20,14 @@ public struct ArchiveClassLink: Hashable, Sendable, CustomStringConvertible {
     public var description: String { "\(name) v\(version)" }
 }
 
+extension ArchivedClass {
+    /// This class and its superclasses as links (name and version), most derived first; stops
+    /// at a repeated class, as ``chain`` does.
+    public var links: [ArchiveClassLink] {
+        chain.map { ArchiveClassLink($0.nameText, version: $0.version) }
+    }
+}
+
 /// A Swift class that can be written to and read from an archive — the counterpart of
 /// Objective-C's `NSCoding` for the sequential coder.
 ///

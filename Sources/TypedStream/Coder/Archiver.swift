@@ -198,7 +198,7 @@ public final class Archiver {
     }
 
     private func classEntry(for source: ArchivedClass) -> ArchivedClass {
-        classEntry(for: source.chain.map { ArchiveClassLink($0.nameText, version: $0.version) }[...])
+        classEntry(for: source.links[...])
     }
 
     /// Appends a group read from another archive (used by ``GenericObject``): values keep their

@@ -65,7 +65,7 @@ public final class ClassReference: ArchivableObject {
     /// Creates a reference to `entry`.
     public init(_ entry: ArchivedClass) {
         self.entry = entry
-        archiveClassChain = entry.chain.map { ArchiveClassLink($0.nameText, version: $0.version) }
+        archiveClassChain = entry.links
     }
     /// Never called: class references have no contents.
     public func decodeContents(with decoder: Unarchiver) throws {}

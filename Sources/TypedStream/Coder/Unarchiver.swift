@@ -53,9 +53,9 @@ public final class Unarchiver {
     // call per access on every value decoded (about an eighth of a typed decode).
     @exclusivity(unchecked) private var cursors: [Cursor]
     @exclusivity(unchecked) private var decoded: [ObjectIdentifier: AnyObject] = [:]
-    /// The links of every class chain met so far, in order (the first link of a name gives its
-    /// version; a list, as archives hold few classes and most lookups hit the current chain).
-    @exclusivity(unchecked) private var seenLinks: [ArchiveClassLink] = []
+    /// Every class chain met so far, in order (the first link of a name gives its version; a
+    /// list, as archives hold few classes and most lookups hit the current chain).
+    @exclusivity(unchecked) private var seenChains: [[ArchiveClassLink]] = []
     @exclusivity(unchecked) private var typeCache: [String: ParsedTypes] = [:]
     /// The type strings asked for most recently (a few, searched before ``typeCache``: codecs
     /// ask for the same handful of short strings over and over, and comparing a short string
@@ -133,7 +133,10 @@ public final class Unarchiver {
 
     /// The version of the first class named `className` met so far.
     private func firstVersion(ofClass className: String) -> Int64? {
-        seenLinks.first { $0.name == className }?.version
+        for chain in seenChains {
+            if let link = chain.first(where: { $0.name == className }) { return link.version }
+        }
+        return nil
     }
 
     // MARK: - Groups
@@ -389,14 +392,19 @@ public final class Unarchiver {
             lastClass = (id, known)
             return known
         }
-        let chain = entry.chain.map { ArchiveClassLink($0.nameText, version: $0.version) }
-        seenLinks.append(contentsOf: chain)
+        let chain = entry.links
+        seenChains.append(chain)
         let name = chain.first.map { classSubstitutions[$0.name] ?? $0.name } ?? ""
         let info = (chain, registry.type(forClassName: name) ?? GenericObject.self)
+        if classCache.isEmpty { classCache.reserveCapacity(Self.usualClassCount) }
         classCache[id] = info
         lastClass = (id, info)
         return info
     }
+
+    /// Room made in ``classCache`` at its first entry: a message body has about five classes,
+    /// and a dictionary that grows from nothing reallocates at each doubling.
+    private static let usualClassCount = 8
 
     private func decode(_ entry: ArchivedObject, as type: any ArchivableObject.Type, chain: [ArchiveClassLink]) throws(CoderError) -> AnyObject {
         let instance = type.init()
