@@ -102,6 +102,12 @@ public enum ArchiveReader {
         var pendingClasses: [PendingClass] = []
         /// Every object read, for the archive to own.
         var objects: [ArchivedObject] = []
+        /// Per shared-string slot, the group head made last for a type string in that slot (a
+        /// type string is written literally once, then by reference: two heads in all, each
+        /// shared by its groups).
+        var heads: [GroupHead?] = []
+        /// The head of every untyped streamer-3 group (no type string; one object).
+        static let untypedHead = GroupHead(typeString: nil, types: [.object(className: nil)], decision: nil)
 
         init(bytes: [UInt8]) { self.bytes = bytes }
 
@@ -166,9 +172,22 @@ public enum ArchiveReader {
             }
         }
 
+        /// The head of a group whose type string is the text of `token`, which splits into
+        /// `types`: the head made last for that shared string if it was written the same way,
+        /// else a new one, kept for the groups to come.
+        mutating func head(for token: CompactToken, types: [ObjCType]) -> GroupHead {
+            let decision = Self.decision(token)
+            let index = token.textIndex
+            if index < heads.count, let known = heads[index], known.decision == decision { return known }
+            let made = GroupHead(typeString: payload(token), types: types, decision: decision)
+            heads.pad(toInclude: index, with: nil)
+            heads[index] = made
+            return made
+        }
+
         /// Opens a group (its values to come).
-        mutating func openGroup(typeString: ArraySlice<UInt8>?, types: [ObjCType], decision: SharedStringDecision?, at offset: Int) {
-            groupHeads.push(ArchivedGroup(typeString: typeString, types: types, storage: .many([]), typeStringDecision: decision, offset: offset))
+        mutating func openGroup(head: GroupHead, at offset: Int) {
+            groupHeads.push(ArchivedGroup(head: head, storage: .many([]), offset: offset))
             valueStarts.append(values.count)
             open.append(.group)
         }
@@ -194,9 +213,6 @@ public enum ArchiveReader {
             slots.append(slot)
         }
 
-        /// The types of a streamer-3 group without a type string: one object.
-        static let untypedGroupTypes: [ObjCType] = [.object(className: nil)]
-
         /// How the token's shared string (its text fields) was written.
         static func decision(_ token: CompactToken) -> SharedStringDecision {
             token.textIsReference ? .reference(index: token.textIndex, width: token.textWidth) : .literal(length: token.textWidth)
@@ -212,10 +228,10 @@ public enum ArchiveReader {
             case .typeString:
                 try closeGroupIfOpen()
                 guard let types else { throw fail(token, "type string not parsed") }
-                openGroup(typeString: payload(token), types: types, decision: Self.decision(token), at: token.start)
+                openGroup(head: head(for: token, types: types), at: token.start)
             case .untypedGroup:
                 try closeGroupIfOpen()
-                openGroup(typeString: nil, types: Self.untypedGroupTypes, decision: nil, at: token.start)
+                openGroup(head: Self.untypedHead, at: token.start)
             case .integer:
                 try append(.integer(token.value, width: token.width), token)
             case .float:

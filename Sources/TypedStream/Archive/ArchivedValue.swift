@@ -45,30 +45,48 @@ public enum ArchivedValue: Sendable {
 }
 
 /// One typed group: a type string and one value per top-level type in it.
+///
+/// What groups that refer to the same type string in the same way have in common — the type
+/// string, its types and how it was written — is kept once, in a ``GroupHead`` they share; a
+/// reader makes one head per way a type string is written (an array of 60 000 objects has
+/// 60 000 `"@"` groups and two heads). Setting one of those properties gives the group a head
+/// of its own, so groups stay plain values.
 public struct ArchivedGroup: Sendable {
-    /// The exact type-string bytes, or `nil` for a streamer-3 object written with no type string.
-    public var typeString: ArraySlice<UInt8>?
-    /// The types the type string splits into (`[.object]` for an untyped streamer-3 group).
-    public var types: [ObjCType]
+    /// The type string, its types and how it was written (shared; never changed in place).
+    var head: GroupHead
     /// The values, one per type, as they are kept (see ``values``).
     var storage: GroupValues
-    /// How the type string was written, when known.
-    public var typeStringDecision: SharedStringDecision?
     /// The byte offset of the group in the source archive, when read from one.
     public var offset: Int?
 
     /// Creates a group.
     public init(typeString: ArraySlice<UInt8>?, types: [ObjCType], values: [ArchivedValue], typeStringDecision: SharedStringDecision? = nil, offset: Int? = nil) {
-        self.init(typeString: typeString, types: types, storage: GroupValues(values), typeStringDecision: typeStringDecision, offset: offset)
+        self.init(head: GroupHead(typeString: typeString, types: types, decision: typeStringDecision), storage: GroupValues(values), offset: offset)
     }
 
-    /// Creates a group whose values are kept as `storage`.
-    init(typeString: ArraySlice<UInt8>?, types: [ObjCType], storage: GroupValues, typeStringDecision: SharedStringDecision?, offset: Int?) {
-        self.typeString = typeString
-        self.types = types
+    /// Creates a group with the head `head` whose values are kept as `storage`.
+    init(head: GroupHead, storage: GroupValues, offset: Int?) {
+        self.head = head
         self.storage = storage
-        self.typeStringDecision = typeStringDecision
         self.offset = offset
+    }
+
+    /// The exact type-string bytes, or `nil` for a streamer-3 object written with no type string.
+    public var typeString: ArraySlice<UInt8>? {
+        get { head.typeString }
+        set { head = GroupHead(typeString: newValue, types: head.types, decision: head.decision) }
+    }
+
+    /// The types the type string splits into (`[.object]` for an untyped streamer-3 group).
+    public var types: [ObjCType] {
+        get { head.types }
+        set { head = GroupHead(typeString: head.typeString, types: newValue, decision: head.decision) }
+    }
+
+    /// How the type string was written, when known.
+    public var typeStringDecision: SharedStringDecision? {
+        get { head.decision }
+        set { head = GroupHead(typeString: head.typeString, types: head.types, decision: newValue) }
     }
 
     /// The values, one per type. A group of one value — most groups (`@`, `i`, `+`) — keeps it
@@ -89,6 +107,29 @@ public struct ArchivedGroup: Sendable {
     /// The type string as text (`"@"` for an untyped streamer-3 group).
     public var typeText: String {
         typeString.map { String(decoding: $0, as: UTF8.self) } ?? "@"
+    }
+}
+
+/// The part of a group that many groups share: its type string, the types it splits into and
+/// how it was written (see ``ArchivedGroup``). Immutable.
+final class GroupHead: Sendable {
+    /// The exact type-string bytes, `nil` for an untyped streamer-3 group.
+    let typeString: ArraySlice<UInt8>?
+    /// The types the type string splits into.
+    let types: [ObjCType]
+    /// How the type string was written, when known.
+    let decision: SharedStringDecision?
+
+    /// A head of these parts.
+    init(typeString: ArraySlice<UInt8>?, types: [ObjCType], decision: SharedStringDecision?) {
+        self.typeString = typeString
+        self.types = types
+        self.decision = decision
+    }
+
+    /// This head, or one like it without a recorded decision (for a group written anew).
+    var undecided: GroupHead {
+        decision == nil ? self : GroupHead(typeString: typeString, types: types, decision: nil)
     }
 }
 

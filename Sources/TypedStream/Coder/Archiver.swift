@@ -25,7 +25,7 @@ public final class Archiver {
     private var retained: [AnyObject] = []
     private var classes: [String: ArchivedClass] = [:]
     private var cStrings: [ArraySlice<UInt8>: ArchivedCString] = [:]
-    private var typeCache: [String: (bytes: ArraySlice<UInt8>, types: [ObjCType])] = [:]
+    private var typeCache: [String: GroupHead] = [:]
     /// During `encodeRootObject`: the objects the dry run reached unconditionally.
     private var unconditional: Set<ObjectIdentifier>?
     private var isDryRun = false
@@ -56,13 +56,14 @@ public final class Archiver {
 
     // MARK: - Groups
 
-    private func parsed(_ typeString: String) throws(CoderError) -> (bytes: ArraySlice<UInt8>, types: [ObjCType]) {
+    /// The head of groups of type string `typeString`, parsed once and shared by its groups.
+    private func parsed(_ typeString: String) throws(CoderError) -> GroupHead {
         if let hit = typeCache[typeString] { return hit }
         do {
             let types = try ObjCType.parseGroup(typeString)
-            let entry = (ArraySlice(types.map(\.encoding).joined().utf8), types)
-            typeCache[typeString] = entry
-            return entry
+            let head = GroupHead(typeString: ArraySlice(types.map(\.encoding).joined().utf8), types: types, decision: nil)
+            typeCache[typeString] = head
+            return head
         } catch {
             throw CoderError(.invalidValue, "type string '\(typeString)' does not parse: \(error.description)")
         }
@@ -75,14 +76,15 @@ public final class Archiver {
     /// Appends one group of `values` with the type string `typeString` (`encodeValuesOfObjCTypes:`).
     /// Throws ``CoderError`` `invalidValue` when the values do not match the types.
     public func encodeValues(_ values: [ArchivedValue], ofObjCTypes typeString: String) throws(CoderError) {
-        let (bytes, types) = try parsed(typeString)
+        let head = try parsed(typeString)
+        let types = head.types
         guard types.count == values.count else {
             throw CoderError(.invalidValue, "'\(typeString)' has \(types.count) types but \(values.count) values were given")
         }
         for (value, type) in zip(values, types) {
             try Self.check(value, against: type)
         }
-        append(ArchivedGroup(typeString: bytes, types: types, values: values))
+        append(ArchivedGroup(head: head, storage: GroupValues(values), offset: nil))
     }
 
     /// Appends one group holding one value of type `typeString` (`encodeValueOfObjCType:at:`).
@@ -208,7 +210,7 @@ public final class Archiver {
         var values: [ArchivedValue] = []
         values.reserveCapacity(group.values.count)
         for value in group.values { values.append(try remap(value, decoded)) }
-        append(ArchivedGroup(typeString: group.typeString, types: group.types, values: values))
+        append(ArchivedGroup(head: group.head.undecided, storage: GroupValues(values), offset: nil))
     }
 
     private func remap(_ value: ArchivedValue, _ decoded: [ObjectIdentifier: AnyObject]) throws(CoderError) -> ArchivedValue {

@@ -570,9 +570,7 @@ public struct TokenReader: Sendable {
     /// those compiled for an earlier archive) and returns its operations.
     @inline(never)
     mutating func compileProgram(forSharedString index: Int, at start: Int) throws(WireError) -> Range<Int> {
-        if typeEntries.count <= index {
-            typeEntries.append(contentsOf: repeatElement(.unused, count: index + 1 - typeEntries.count))
-        }
+        typeEntries.pad(toInclude: index, with: .unused)
         let text = bytes[sharedStringRanges[index]]
         if let known = program.entry(for: text) {
             typeEntries[index] = TypeEntry(entry: known, operations: program.range(ofEntry: known))
