@@ -55,7 +55,7 @@ public enum ArchiveReader {
     public static func read(_ bytes: [UInt8], limits: DecodingLimits = .default, compiled: inout CompiledTypeStrings) throws(WireError) -> Archive {
         var reader = TokenReader(bytes: bytes, limits: limits, compiled: compiled)
         defer { compiled = reader.compiledTypeStrings }
-        var builder = Builder(bytes: bytes)
+        var builder = Builder(bytes: bytes, maximumObjects: limits.maximumObjects)
         do throws(WireError) {
             let header = try reader.readToEnd(checking: &builder)
             let groups = try builder.finish(at: bytes.count)
@@ -109,7 +109,20 @@ public enum ArchiveReader {
         /// The head of every untyped streamer-3 group (no type string; one object).
         static let untypedHead = GroupHead(typeString: nil, types: [.object(className: nil)], decision: nil)
 
-        init(bytes: [UInt8]) { self.bytes = bytes }
+        /// A builder for `bytes`. Its tables are made with room for the whole archive at once —
+        /// the slots one per eight bytes, as the reader's own (item 12 of docs/performance.md),
+        /// the stacks of what is open sixteen deep — as growing them a step at a time was about a
+        /// tenth of reading a message body. (They go when the graph is built; only ``objects``,
+        /// which the archive keeps, grows as it goes.)
+        init(bytes: [UInt8], maximumObjects: Int) {
+            self.bytes = bytes
+            slots.reserveCapacity(min(bytes.count / 8, maximumObjects))
+            open.reserveCapacity(Self.usualDepth)
+            valueStarts.reserveCapacity(Self.usualDepth)
+        }
+
+        /// The room made for the stacks of open things (deeper archives grow them).
+        static let usualDepth = 16
 
         mutating func visit(_ token: CompactToken) -> Bool {
             visit(token, types: nil)

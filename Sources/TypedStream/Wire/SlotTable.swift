@@ -56,7 +56,7 @@ struct SlotTable: @unchecked Sendable {
     @inline(__always)
     mutating func append(_ entry: TokenReader.SlotEntry) {
         if !isKnownUniquelyReferenced(&storage) || count == storage.capacity {
-            makeUnique(capacity: count == storage.capacity ? max(16, 2 * count) : storage.capacity)
+            makeUnique(capacity: count == storage.capacity ? max(TokenReader.firstTableRoom, 2 * count) : storage.capacity)
         }
         (storage.base + count).initialize(to: entry)
         count += 1
@@ -69,7 +69,7 @@ struct SlotTable: @unchecked Sendable {
     @inline(__always)
     mutating func appendToUnique(_ entry: TokenReader.SlotEntry) {
         assert(isKnownUniquelyReferenced(&storage), "appendToUnique on a shared table")
-        if count == storage.capacity { makeUnique(capacity: max(16, 2 * count)) }
+        if count == storage.capacity { makeUnique(capacity: max(TokenReader.firstTableRoom, 2 * count)) }
         (storage.base + count).initialize(to: entry)
         count += 1
     }

@@ -496,13 +496,13 @@ struct FrameStack {
 
 extension Array {
     /// Appends `filler` until `index` is a valid index, growing the memory geometrically (at
-    /// least 16 elements, at least double): tables indexed by shared-string slot grow a few
-    /// slots at a time, and `append(contentsOf: repeatElement(…))` cost about 300
-    /// instructions a call, most of the per-archive cost of the table for a message body.
+    /// least ``TokenReader/firstTableRoom`` elements, at least double): tables indexed by
+    /// shared-string slot grow a few slots at a time, and `append(contentsOf: repeatElement(…))`
+    /// cost about 300 instructions a call, most of what such a table cost a message body.
     @inline(__always)
     mutating func pad(toInclude index: Int, with filler: Element) {
         guard index >= count else { return }
-        if index >= capacity { reserveCapacity(Swift.max(index + 1, 2 * count, 16)) }
+        if index >= capacity { reserveCapacity(Swift.max(index + 1, 2 * count, TokenReader.firstTableRoom)) }
         while count <= index { append(filler) }
     }
 

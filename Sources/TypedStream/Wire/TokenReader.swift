@@ -486,6 +486,9 @@ public struct TokenReader: Sendable {
             guard index < limits.maximumSharedStrings else {
                 throw WireError(.limitExceeded, at: start, "more than \(limits.maximumSharedStrings) shared strings")
             }
+            // The first entry makes room for sixteen, as the object table's first does (growing
+            // from one entry reallocated four times for a message body's dozen strings).
+            if index == 0 { sharedStringRanges.reserveCapacity(Self.firstTableRoom) }
             sharedStringRanges.append(text)
         } else if sharedStringRanges[index] != text {
             throw WireError(.invalidToken, at: start, "shared string #\(index) is not where the archive's index has it")
@@ -493,6 +496,9 @@ public struct TokenReader: Sendable {
         nextSharedString = index + 1
         return index
     }
+
+    /// The room a table of the reader gets at its first entry (as ``SlotTable/append(_:)`` does).
+    static let firstTableRoom = 16
 
     /// Enters a new item of `kind` in the next object-table slot. `tableIsUnique`: the caller
     /// made the table's memory its own (``SlotTable/makeUnique()``) and has not copied it since,
