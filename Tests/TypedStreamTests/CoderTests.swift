@@ -128,6 +128,24 @@ struct CoderTests {
         #expect(throws: CoderError(.noMoreValues, "")) { _ = try decoder.decode(Int32.self) }
     }
 
+    /// A group matches the type string spelled exactly as it carries it (compared as bytes,
+    /// unparsed) and any other spelling of the same types (`<…>` for `{…}`); a string that
+    /// differs from it, asked right after one that matched, still throws, and a string that
+    /// does not parse throws `invalidValue` whatever the group holds.
+    @Test func typeStringsMatchByBytesOrByTypes() throws {
+        let encoder = Archiver()
+        for _ in 0..<3 { try encoder.encodeValues([.structure([.integer(1, width: nil), .integer(2, width: nil)])], ofObjCTypes: "{?=ii}") }
+        try encoder.encode(Int32(7))
+        let decoder = try Unarchiver(bytes: try encoder.encodedBytes())
+        #expect(try decoder.decodeValues(ofObjCTypes: "{?=ii}").count == 1)
+        #expect(try decoder.decodeValues(ofObjCTypes: "<?=ii>").count == 1)
+        #expect(throws: CoderError(.typeMismatch, "")) { _ = try decoder.decodeValues(ofObjCTypes: "{?=iI}") }
+        #expect(throws: CoderError(.invalidValue, "")) { _ = try decoder.decodeValues(ofObjCTypes: "{?=ii") }
+        #expect(try decoder.decodeValues(ofObjCTypes: "{?=ii}").count == 1)
+        #expect(throws: CoderError(.typeMismatch, "")) { _ = try decoder.decode(UInt32.self) }
+        #expect(try decoder.decode(Int32.self) == 7)
+    }
+
     @Test func lenientModeConvertsIntegerWidthsAndSaysSo() throws {
         let encoder = Archiver()
         try encoder.encode(Int16(300))

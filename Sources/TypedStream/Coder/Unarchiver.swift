@@ -165,13 +165,20 @@ public final class Unarchiver {
         return cursor.groups[cursor.next].typeText
     }
 
-    /// A type string a caller asked for, parsed.
-    private struct ParsedTypes: Sendable {
+    /// A type string a caller asked for, parsed. (A class: handed out for every value decoded,
+    /// it costs one reference count where a structure of its three fields cost three.)
+    private final class ParsedTypes: Sendable {
         /// The string as asked for.
-        var text: String
+        let text: String
         /// Its canonical spelling (braces, never the `<…>` alias), as archives carry it.
-        var bytes: [UInt8]
-        var types: [ObjCType]
+        let bytes: [UInt8]
+        let types: [ObjCType]
+
+        private init(text: String, bytes: [UInt8], types: [ObjCType]) {
+            self.text = text
+            self.bytes = bytes
+            self.types = types
+        }
 
         /// `text`, which parsed to `types`.
         static func parsed(_ text: String, as types: [ObjCType]) -> ParsedTypes {
@@ -223,6 +230,14 @@ public final class Unarchiver {
     /// ``decodeValues(ofObjCTypes:)``, giving the values as the group keeps them (a single value
     /// without an array).
     private func takeGroup(ofObjCTypes typeString: String) throws(CoderError) -> GroupValues {
+        // The group's type string spelled exactly as asked (nearly always): it matches, and the
+        // string asked for parses, as the reader parsed the group's. Only another spelling is
+        // parsed and compared by its types.
+        if let top = cursors.indices.last, cursors[top].next < cursors[top].groups.count,
+           let found = cursors[top].groups[cursors[top].next].typeString, Self.sameBytes(found, typeString) {
+            cursors[top].next += 1
+            return cursors[top].groups[cursors[top].next - 1].storage
+        }
         let expected = try parsed(typeString)
         guard let top = cursors.indices.last, cursors[top].next < cursors[top].groups.count else {
             throw CoderError(.noMoreValues, at: currentEndOffset, "expected type '\(typeString)', found \(positionDescription)")
@@ -247,6 +262,13 @@ public final class Unarchiver {
         }
         cursors[top].next += 1
         return cursors[top].groups[next].storage
+    }
+
+    /// Whether `found` holds exactly the UTF-8 bytes of `asked` (compared through buffers).
+    private static func sameBytes(_ found: ArraySlice<UInt8>, _ asked: String) -> Bool {
+        let utf8 = asked.utf8
+        guard found.count == utf8.count else { return false }
+        return utf8.withContiguousStorageIfAvailable { asked in found.withUnsafeBufferPointer { $0.elementsEqual(asked) } } ?? found.elementsEqual(utf8)
     }
 
     /// Whether `a` and `b` hold the same bytes (compared through their buffers).
