@@ -5,7 +5,8 @@ import Testing
 /// shared string and way of writing it, yet every group stays a value of its own.
 @Suite("Group heads")
 struct GroupHeadTests {
-    /// Every group of a sample archive's graph, top level first.
+    /// Every group of an archive's graph: the top level's, then those of every object reached
+    /// from them (each object once).
     static func allGroups(of archive: Archive) -> [ArchivedGroup] {
         var groups = archive.groups
         var visited = Set<ObjectIdentifier>()

@@ -31,16 +31,8 @@ struct GroupValuesTests {
     @Test func readGraphsKeepSingleValuesInPlace() throws {
         for file in Corpus.samples where !file.isMalformed && file.name.hasSuffix(".typedstream") {
             let archive = try ArchiveReader.read(file.bytes)
-            var groups = archive.groups
             var seen = 0
-            var visited = Set<ObjectIdentifier>()
-            var pending = archive.groups.flatMap(\.values)
-            while let value = pending.popLast() {
-                guard case .object(let object?, _) = value, visited.insert(ObjectIdentifier(object)).inserted else { continue }
-                groups += object.groups
-                pending += object.groups.flatMap(\.values)
-            }
-            for group in groups {
+            for group in GroupHeadTests.allGroups(of: archive) {
                 if case .one = group.storage { seen += 1 } else { #expect(group.valueCount != 1, "\(file)") }
             }
             #expect(seen > 0, "\(file): no group of one value")
