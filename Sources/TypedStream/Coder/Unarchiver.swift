@@ -230,21 +230,21 @@ public final class Unarchiver {
     /// ``decodeValues(ofObjCTypes:)``, giving the values as the group keeps them (a single value
     /// without an array).
     private func takeGroup(ofObjCTypes typeString: String) throws(CoderError) -> GroupValues {
-        // The group's type string spelled exactly as asked (nearly always): it matches, and the
-        // string asked for parses, as the reader parsed the group's. Only another spelling is
-        // parsed and compared by its types.
-        if let top = cursors.indices.last, cursors[top].next < cursors[top].groups.count,
-           let found = cursors[top].groups[cursors[top].next].typeString, Self.sameBytes(found, typeString) {
-            cursors[top].next += 1
-            return cursors[top].groups[cursors[top].next - 1].storage
-        }
-        let expected = try parsed(typeString)
         guard let top = cursors.indices.last, cursors[top].next < cursors[top].groups.count else {
+            _ = try parsed(typeString)  // a string that does not parse says so first
             throw CoderError(.noMoreValues, at: currentEndOffset, "expected type '\(typeString)', found \(positionDescription)")
         }
         // The group's fields are read in place: copying the whole group costs a reference
         // count per field.
         let next = cursors[top].next
+        // The group's type string spelled exactly as asked (nearly always): it matches, and the
+        // string asked for parses, as the reader parsed the group's. Only another spelling is
+        // parsed and compared by its types.
+        if let found = cursors[top].groups[next].typeString, Self.sameBytes(found, typeString) {
+            cursors[top].next += 1
+            return cursors[top].groups[next].storage
+        }
+        let expected = try parsed(typeString)
         let matches: Bool
         if let found = cursors[top].groups[next].typeString {
             matches = Self.sameBytes(found, expected.bytes) || cursors[top].groups[next].types == expected.types

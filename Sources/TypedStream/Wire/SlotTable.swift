@@ -47,7 +47,7 @@ struct SlotTable: @unchecked Sendable {
         }
         set {
             precondition(index >= 0 && index < count, "object-table slot out of range")
-            if !isKnownUniquelyReferenced(&storage) { makeUnique(capacity: storage.capacity) }
+            makeUnique()
             storage.base[index] = newValue
         }
     }
@@ -55,11 +55,11 @@ struct SlotTable: @unchecked Sendable {
     /// Adds `entry` at the end.
     @inline(__always)
     mutating func append(_ entry: TokenReader.SlotEntry) {
-        if !isKnownUniquelyReferenced(&storage) || count == storage.capacity {
-            makeUnique(capacity: count == storage.capacity ? max(TokenReader.firstTableRoom, 2 * count) : storage.capacity)
+        if !isKnownUniquelyReferenced(&storage) {
+            // One copy, with room for the entry if the table is full.
+            makeUnique(capacity: count == storage.capacity ? grownCapacity : storage.capacity)
         }
-        (storage.base + count).initialize(to: entry)
-        count += 1
+        appendToUnique(entry)
     }
 
     /// Adds `entry` at the end of a table whose memory is its own: the caller made it so with
@@ -69,10 +69,13 @@ struct SlotTable: @unchecked Sendable {
     @inline(__always)
     mutating func appendToUnique(_ entry: TokenReader.SlotEntry) {
         assert(isKnownUniquelyReferenced(&storage), "appendToUnique on a shared table")
-        if count == storage.capacity { makeUnique(capacity: max(TokenReader.firstTableRoom, 2 * count)) }
+        if count == storage.capacity { makeUnique(capacity: grownCapacity) }
         (storage.base + count).initialize(to: entry)
         count += 1
     }
+
+    /// The capacity a full table grows to: double, and at least ``TokenReader/firstTableRoom``.
+    private var grownCapacity: Int { max(TokenReader.firstTableRoom, 2 * count) }
 
     /// Gives the table memory of its own if it shares it (see ``appendToUnique(_:)``).
     mutating func makeUnique() {
