@@ -31,7 +31,7 @@ let package = Package(
         // The command-line program's subcommands and argument layer.
         .target(name: "TypedStreamTool", dependencies: ["TypedStream", "ObjCTypeEncoding", "TypedStreamFoundation", "TypedStreamExport", "ModelDocument"]),
         .executableTarget(name: "typedstream", dependencies: ["TypedStreamTool"]),
-        .executableTarget(name: "typedstream-bench", dependencies: ["TypedStream", "TypedStreamFoundation", "TypedStreamExport", "ModelDocument"]),
+        .executableTarget(name: "typedstream-bench", dependencies: ["ObjCTypeEncoding", "TypedStream", "TypedStreamFoundation", "TypedStreamExport", "ModelDocument"]),
         .testTarget(name: "ObjCTypeEncodingTests", dependencies: ["ObjCTypeEncoding"]),
         .testTarget(name: "TypedStreamTests", dependencies: ["TypedStream"]),
         .testTarget(name: "TypedStreamFoundationTests", dependencies: ["TypedStreamFoundation"]),

@@ -99,6 +99,14 @@ struct BenchRun {
                 }
                 rows.append(row)
             }
+            // The scan and the index against the bare scan of the same input, measured minutes
+            // apart in the same run: their speed with the machine's taken out.
+            let inputRows = rows.indices.filter { rows[$0].kind == input.kind.rawValue && rows[$0].size == input.sizeLabel }
+            if let bare = inputRows.first(where: { rows[$0].phase == Phase.bare.rawValue }).flatMap({ rows[$0].cpuMegabytesPerSecond }), bare > 0 {
+                for index in inputRows where rows[index].phase == Phase.scan.rawValue || rows[index].phase == Phase.index.rawValue {
+                    rows[index].bareRatio = rows[index].cpuMegabytesPerSecond.map { $0 / bare }
+                }
+            }
             if let peer = peerResults[input.path] {
                 if let events = peer.events { rows.append(events) }
                 if let unarchive = peer.unarchive { rows.append(unarchive) }
@@ -107,7 +115,7 @@ struct BenchRun {
 
         lines.append(Report.table(rows))
         lines.append("")
-        lines.append("MB = 10^6 bytes of archive. MB/s and objects/s use wall time; MB/s (CPU) uses the process's CPU time (steadier on a shared machine). Peak MB is the child process's VmHWM during the runs (after resetting it once the input was loaded), so it includes the input bytes and the Swift runtime; the resident size right after loading is listed per input below. mem ÷ input = (peak − resident before the runs + input size) ÷ input size: what the phase itself needs, counting the input once (the runtime not counted). objects = literal objects in the object table(s).")
+        lines.append("MB = 10^6 bytes of archive. MB/s and objects/s use wall time; MB/s (CPU) uses the process's CPU time (steadier on a shared machine). Peak MB is the child process's VmHWM during the runs (after resetting it once the input was loaded), so it includes the input bytes and the Swift runtime; the resident size right after loading is listed per input below. mem ÷ input = (peak − resident before the runs + input size) ÷ input size: what the phase itself needs, counting the input once (the runtime not counted). objects = literal objects in the object table(s). ÷ bare = the row's MB/s (CPU) ÷ the `bare` scan's MB/s (CPU) on the same input: the issue's ceiling for a scan (\"a bare, unchecked Swift scan of the same files\"), measured in the same run, so the ratio does not move with the machine's speed.")
         lines.append("")
         lines.append(peerNote)
         lines.append("")

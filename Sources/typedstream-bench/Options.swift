@@ -31,7 +31,7 @@ struct Options {
       --warmup N          Untimed runs before them (default 1).
       --quick             Fast smoke: sizes 1, 1 run, no warm-up, 5 000 blobs, 100 peer blobs.
       --kinds LIST        Any of strings,dicts,attributed,data,models,blobs (default all).
-      --phases LIST       Any of scan,index,index-write,graph,typed,natural,encode,verify
+      --phases LIST       Any of scan,bare,index,index-write,graph,typed,natural,encode,verify
                           (default all).
       --blobs N           Number of separate small archives (default 50000).
       --peer-blobs N      Blobs pytypedstream decodes, evenly spaced (default 500).

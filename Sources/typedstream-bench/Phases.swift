@@ -5,6 +5,9 @@ import TypedStreamFoundation
 enum Phase: String, CaseIterable, Sendable {
     /// `TokenReader.scanToEnd()`: the wire alone, every check, no tokens kept.
     case scan
+    /// ``BareScan``: the ceiling the scan is measured against — where every value ends, no
+    /// tokens, tables or checks but the buffer's end.
+    case bare
     /// `ArchiveIndex(bytes:)`: bytes → checked, compact object graph over the input.
     case index
     /// `ArchiveIndex.write()` of an index built beforehand: every token re-read and re-encoded.
@@ -24,6 +27,7 @@ enum Phase: String, CaseIterable, Sendable {
     var summary: String {
         switch self {
         case .scan: "TokenReader.scanToEnd(): every token read and checked, none kept"
+        case .bare: "BareScan (the bench's own, the issue's ceiling): finds where every value ends — no tokens, no object table, no checks but the buffer's end"
         case .index: "ArchiveIndex(bytes:): bytes → checked object graph index (values read on access)"
         case .indexWrite: "ArchiveIndex.write() (index built before timing): every token re-read and encoded anew"
         case .graph: "ArchiveReader.read (bytes → archive graph)"
@@ -70,6 +74,8 @@ final class Workload {
                 check &+= try reader.scanToEnd().checksum
                 compiled = reader.compiledTypeStrings
             }
+        case .bare:
+            for bytes in archives { check &+= try BareScan.scan(bytes).values }
         case .index:
             for bytes in archives { check &+= try ArchiveIndex(bytes: bytes, compiled: &compiled).slotCount }
         case .indexWrite:

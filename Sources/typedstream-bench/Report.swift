@@ -12,6 +12,8 @@ struct ReportRow {
     /// The phase's own memory (peak − resident before the runs) plus the input, ÷ the input.
     var memoryRatio: Double?
     var peerRatio: Double?
+    /// This row's MB/s ÷ the `bare` scan's on the same input (for `scan` and `index`).
+    var bareRatio: Double?
 
     /// The row for `result`, a measurement over `bytes` bytes holding `objects` objects.
     init(kind: String, size: String, phase: String, result: PhaseResult, bytes: Int, objects: Int, peerRatio: Double? = nil) {
@@ -32,17 +34,19 @@ struct ReportRow {
 
 /// The Markdown report.
 enum Report {
-    static let header = "| kind | size | phase | MB/s | MB/s (CPU) | objects/s | peak MB | mem ÷ input | ×peer |"
-    static let rule = "|---|---|---|--:|--:|--:|--:|--:|--:|"
+    static let header = "| kind | size | phase | MB/s | MB/s (CPU) | objects/s | peak MB | mem ÷ input | ÷ bare | ×peer |"
+    static let rule = "|---|---|---|--:|--:|--:|--:|--:|--:|--:|"
 
     /// The table.
     static func table(_ rows: [ReportRow]) -> String {
         var lines = [header, rule]
         for row in rows {
-            let cells = [row.kind, row.size, row.phase, rate(row.megabytesPerSecond), rate(row.cpuMegabytesPerSecond),
-                         count(row.objectsPerSecond), row.peakMB.map { String(format: "%.1f", $0) } ?? "—",
-                         row.memoryRatio.map { String(format: "%.2f", $0) } ?? "—",
-                         row.peerRatio.map { String(format: $0 >= 10 ? "×%.0f" : "×%.1f", $0) } ?? ""]
+            let peak: String = row.peakMB.map { String(format: "%.1f", $0) } ?? "—"
+            let memory: String = row.memoryRatio.map { String(format: "%.2f", $0) } ?? "—"
+            let bare: String = row.bareRatio.map { String(format: "%.2f", $0) } ?? ""
+            let peer: String = row.peerRatio.map { String(format: $0 >= 10 ? "×%.0f" : "×%.1f", $0) } ?? ""
+            let cells: [String] = [row.kind, row.size, row.phase, rate(row.megabytesPerSecond), rate(row.cpuMegabytesPerSecond),
+                                   count(row.objectsPerSecond), peak, memory, bare, peer]
             lines.append("| " + cells.joined(separator: " | ") + " |")
         }
         return lines.joined(separator: "\n")

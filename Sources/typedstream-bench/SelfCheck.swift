@@ -3,7 +3,8 @@ import TypedStream
 import TypedStreamFoundation
 
 /// `--self-check`: every generator twice at a small size — same bytes, a byte-identical round
-/// trip through the graph, a typed decode — and a digest per kind (compared across processes by
+/// trip through the graph, a typed decode, the bare scan finding the objects the token scan
+/// finds (and throwing, never reading past the end, on every prefix of a blob) — and a digest per kind (compared across processes by
 /// the tests, which catches anything that depends on hashing or addresses).
 enum SelfCheck {
     /// Prints one line per kind; returns whether everything held.
@@ -29,6 +30,7 @@ enum SelfCheck {
                         throw BenchError("typed decode gave nil")
                     }
                     objects += try Generators.objectCount(bytes)
+                    try checkBareScan(bytes, everyPrefix: kind == .blobs && bytes == first.first)
                     if kind == .models { try checkModelGroups(graph) }
                 }
                 let total = first.reduce(0) { $0 + $1.count }
@@ -43,6 +45,20 @@ enum SelfCheck {
             }
         }
         return allGood
+    }
+
+    /// The bare scan reads `bytes` to the end and finds the objects the token scan finds; with
+    /// `everyPrefix`, every shorter prefix makes it throw or stop, without reading past the end.
+    private static func checkBareScan(_ bytes: [UInt8], everyPrefix: Bool) throws {
+        var reader = TokenReader(bytes: bytes)
+        let summary = try reader.scanToEnd()
+        let bare = try BareScan.scan(bytes)
+        guard bare.objects == summary.objects else {
+            throw BenchError("the bare scan found \(bare.objects) objects, the token scan \(summary.objects)")
+        }
+        if everyPrefix {
+            for length in 0..<bytes.count { _ = try? BareScan.scan(Array(bytes[..<length])) }
+        }
     }
 
     /// Every element of the models root is a `Model` v0 : `NSObject` v0 with the groups of the

@@ -1,0 +1,353 @@
+import ObjCTypeEncoding
+
+/// The ceiling the issue measures the token scan against: "a bare, unchecked Swift scan of the
+/// same files". It finds where every value of an archive ends and nothing else — no tokens, no
+/// object table, no check of references, tables, limits or integer widths; type strings parsed
+/// once and not checked further — in one loop with its cursor and stack in local variables.
+/// So it is about what reading these bytes costs at the least, on this machine, in this run;
+/// the `scan` row divided by this one (`÷ bare` in the report) is the scan's speed with the
+/// machine's speed taken out.
+///
+/// Its one check is the buffer's end: every byte read and every skip is tested against it, so a
+/// malformed file throws instead of reading past the buffer (the bench's inputs are its own and
+/// well formed). Streamer-3 archives (untyped objects) are not supported: the bench writes none.
+struct BareScan {
+    /// What one value needs to be skipped.
+    private enum Op: UInt8 {
+        /// One raw byte (`c`, `C`, `B`).
+        case byte
+        /// An integer of any width (`s` … `Q`).
+        case integer
+        /// A `float` (`f`): `0x83` and 4 bytes, or an integer.
+        case float
+        /// A `double` (`d`): `0x83` and 8 bytes, or an integer.
+        case double
+        /// Counted bytes (`+`): nil, or a length and that many bytes.
+        case counted
+        /// A shared string (`%`, `:`).
+        case shared
+        /// A C string (`*`): nil, new and a shared string, or a reference.
+        case cString
+        /// An object (`@`): nil, new with its class chain and groups, or a reference.
+        case object
+        /// A class (`#`): a class chain.
+        case classChain
+        /// `count` raw bytes (`[Nc]`, unions).
+        case skip
+        /// `count` repetitions of the operations up to `end` (`[N…]` of other elements).
+        case repeatBody
+    }
+
+    private struct Instruction {
+        var op: Op
+        var count: Int32 = 0
+        /// For ``Op/repeatBody``: the index after the body.
+        var end: Int32 = 0
+    }
+
+    /// What the loop is in the middle of.
+    private struct Frame {
+        enum Kind: UInt8 {
+            /// Groups until the end of the archive.
+            case topLevel
+            /// Groups until the end of an object (`0x86`).
+            case object
+            /// Operations `pc..<end` of a group or of an array body, `remaining` more times after
+            /// this one from `body`.
+            case values
+        }
+        var kind: Kind
+        var pc: Int32 = 0
+        var end: Int32 = 0
+        var body: Int32 = 0
+        var remaining: Int32 = 0
+    }
+
+    /// Per shared string (in the order the archive makes them): where its text is.
+    private var sharedTexts: [Range<Int>] = []
+    /// Per shared string used as a type string: its operations in ``instructions`` (an empty
+    /// range: not compiled yet).
+    private var programs: [Range<Int32>] = []
+    private var instructions: [Instruction] = []
+
+    /// Objects and arrays nested deeper than this throw.
+    private static let maximumDepth = 10_000
+
+    /// What a bare scan counted.
+    struct Counts {
+        /// Values read (objects, integers, strings … each one; type strings and class links not).
+        var values = 0
+        /// New objects.
+        var objects = 0
+    }
+
+    /// Scans `bytes` to the end; returns what it counted (so that the work cannot be optimized
+    /// away, and so that the self-check can compare it with the token scan's count of objects).
+    static func scan(_ bytes: [UInt8]) throws(BareScanError) -> Counts {
+        try bytes.withUnsafeBufferPointer { (buffer) throws(BareScanError) in
+            guard let base = buffer.baseAddress else { throw BareScanError("empty input") }
+            var scan = BareScan()
+            var cursor = Cursor(base: base, end: buffer.count)
+            try cursor.header()
+            return try scan.groups(cursor)
+        }
+    }
+
+    /// Every group to the end of the archive.
+    private mutating func groups(_ start: Cursor) throws(BareScanError) -> Counts {
+        var cursor = start  // a local: kept in registers
+        let bottom = UnsafeMutablePointer<Frame>.allocate(capacity: Self.maximumDepth * 2 + 2)
+        defer { bottom.deallocate() }
+        var stack = bottom  // the next free frame
+        var frame = Frame(kind: .topLevel)
+        var values = 0, objects = 0
+        while true {
+            // The operation to execute next.
+            let instruction: Instruction
+            if frame.kind != .values {
+                if frame.kind == .topLevel {
+                    if cursor.offset == cursor.end { return Counts(values: values, objects: objects) }
+                } else {
+                    guard cursor.offset < cursor.end else { throw BareScanError("object not ended at \(cursor.offset)") }
+                    if cursor.base[cursor.offset] == 0x86 {
+                        cursor.offset &+= 1
+                        stack -= 1
+                        frame = stack.pointee
+                        continue
+                    }
+                }
+                let program = try program(ofSharedString: try sharedString(&cursor, head: try cursor.byte()), cursor)
+                instruction = instructions.withUnsafeBufferPointer { $0[Int(program.lowerBound)] }
+                // A group of one value (most: `@`, `+`, `i`) needs no frame of its own.
+                if program.count > 1 || instruction.op == .repeatBody {
+                    stack.initialize(to: frame)
+                    stack += 1
+                    frame = Frame(kind: .values, pc: program.lowerBound + 1, end: program.upperBound)
+                }
+            } else {
+                if frame.pc == frame.end {
+                    if frame.remaining > 0 {
+                        frame.remaining &-= 1
+                        frame.pc = frame.body
+                    } else {
+                        stack -= 1
+                        frame = stack.pointee
+                    }
+                    continue
+                }
+                instruction = instructions.withUnsafeBufferPointer { $0[Int(frame.pc)] }
+                frame.pc &+= 1
+            }
+            values &+= 1
+            switch instruction.op {
+            case .byte:
+                try cursor.skip(1)
+            case .integer:
+                _ = try cursor.integer(head: try cursor.byte())
+            case .float, .double:
+                let head = try cursor.byte()
+                if head == 0x83 { try cursor.skip(instruction.op == .float ? 4 : 8) } else { _ = try cursor.integer(head: head) }
+            case .counted:
+                let head = try cursor.byte()
+                if head != 0x85 { try cursor.skip(Int(try cursor.integer(head: head))) }
+            case .shared:
+                _ = try sharedString(&cursor, head: try cursor.byte())
+            case .cString:
+                let head = try cursor.byte()
+                if head == 0x84 {
+                    _ = try sharedString(&cursor, head: try cursor.byte())
+                } else if head != 0x85 {
+                    _ = try cursor.integer(head: head)
+                }
+            case .object:
+                let head = try cursor.byte()
+                if head == 0x84 {
+                    objects &+= 1
+                    try classChain(&cursor)
+                    guard stack - bottom < Self.maximumDepth * 2 else { throw BareScanError("nested too deep at \(cursor.offset)") }
+                    stack.initialize(to: frame)
+                    stack += 1
+                    frame = Frame(kind: .object)
+                } else if head != 0x85 {
+                    _ = try cursor.integer(head: head)
+                }
+            case .classChain:
+                try classChain(&cursor)
+            case .skip:
+                try cursor.skip(Int(instruction.count))
+            case .repeatBody:
+                guard instruction.count > 0 else {
+                    frame.pc = instruction.end
+                    continue
+                }
+                guard stack - bottom < Self.maximumDepth * 2 else { throw BareScanError("nested too deep at \(cursor.offset)") }
+                stack.initialize(to: Frame(kind: .values, pc: instruction.end, end: frame.end, body: frame.body, remaining: frame.remaining))
+                stack += 1
+                frame = Frame(kind: .values, pc: frame.pc, end: instruction.end, body: frame.pc, remaining: instruction.count - 1)
+            }
+        }
+    }
+
+    /// A shared string's index (nil → -1) after its head byte `head`, recording new ones.
+    @_transparent  // inlined by force: @inline(__always) was declined
+    private mutating func sharedString(_ cursor: inout Cursor, head: UInt8) throws(BareScanError) -> Int {
+        if head >= 0x92 { return Int(Int8(bitPattern: head)) &+ 110 }  // the usual: an inline reference
+        switch head {
+        case 0x85:
+            return -1
+        case 0x84:
+            let length = Int(try cursor.integer(head: try cursor.byte()))
+            let start = cursor.offset
+            try cursor.skip(length)
+            sharedTexts.append(start..<cursor.offset)
+            return sharedTexts.count - 1
+        default:
+            return Int(try cursor.integer(head: head) &+ 110)
+        }
+    }
+
+    /// Class links until a nil or a reference.
+    @_transparent  // inlined by force: @inline(__always) was declined
+    private mutating func classChain(_ cursor: inout Cursor) throws(BareScanError) {
+        while true {
+            let head = try cursor.byte()
+            if head == 0x85 { return }
+            guard head == 0x84 else {
+                _ = try cursor.integer(head: head)
+                return
+            }
+            _ = try sharedString(&cursor, head: try cursor.byte())
+            _ = try cursor.integer(head: try cursor.byte())  // version
+        }
+    }
+
+    // MARK: - Type strings
+
+    /// The operations of shared string `index` read as a type string, compiled on first use.
+    @_transparent  // inlined by force: @inline(__always) was declined
+    private mutating func program(ofSharedString index: Int, _ cursor: Cursor) throws(BareScanError) -> Range<Int32> {
+        if index >= 0, index < programs.count {
+            let program = programs.withUnsafeBufferPointer { $0[index] }
+            if !program.isEmpty { return program }
+        }
+        return try compile(sharedString: index, cursor)
+    }
+
+    private mutating func compile(sharedString index: Int, _ cursor: Cursor) throws(BareScanError) -> Range<Int32> {
+        guard index >= 0, index < sharedTexts.count else { throw BareScanError("no shared string \(index) at \(cursor.offset)") }
+        let types: [ObjCType]
+        do {
+            types = try ObjCType.parseGroup(bytes: cursor.bytes(sharedTexts[index]))
+        } catch {
+            throw BareScanError("type string \(index) does not parse: \(error)")
+        }
+        let start = instructions.count
+        for type in types { try emit(type) }
+        guard instructions.count > start, instructions.count < Int(Int32.max) else { throw BareScanError("type string \(index) has no values") }
+        while programs.count <= index { programs.append(0..<0) }
+        programs[index] = Int32(start)..<Int32(instructions.count)
+        return programs[index]
+    }
+
+    private mutating func emit(_ type: ObjCType) throws(BareScanError) {
+        switch type.unqualified {
+        case .char, .unsignedChar, .bool: instructions.append(Instruction(op: .byte))
+        case .short, .unsignedShort, .int, .unsignedInt, .long, .unsignedLong, .longLong, .unsignedLongLong:
+            instructions.append(Instruction(op: .integer))
+        case .float: instructions.append(Instruction(op: .float))
+        case .double: instructions.append(Instruction(op: .double))
+        case .bytes: instructions.append(Instruction(op: .counted))
+        case .atom, .selector: instructions.append(Instruction(op: .shared))
+        case .cString: instructions.append(Instruction(op: .cString))
+        case .object: instructions.append(Instruction(op: .object))
+        case .classObject: instructions.append(Instruction(op: .classChain))
+        case .ignored: break
+        case .array(let count, let element):
+            let count = Int32(clamping: count)
+            switch element.unqualified {
+            case .char, .unsignedChar:
+                instructions.append(Instruction(op: .skip, count: count))
+            default:
+                let at = instructions.count
+                instructions.append(Instruction(op: .repeatBody, count: count))
+                try emit(element)
+                instructions[at].end = Int32(clamping: instructions.count)
+            }
+        case .structure(_, let fields):
+            for field in fields { try emit(field.type) }
+        case .union:
+            guard let size = type.layout(.ilp32)?.size else { throw BareScanError("union of unknown size") }
+            instructions.append(Instruction(op: .skip, count: Int32(clamping: size)))
+        default:
+            throw BareScanError("type '\(type.encoding)' not supported")
+        }
+    }
+}
+
+/// The bare scan's position in the bytes; every read checked against the end, nothing else.
+private struct Cursor {
+    let base: UnsafePointer<UInt8>
+    let end: Int
+    var offset = 0
+    var littleEndian = true
+
+    /// The bytes of `range` (within the buffer).
+    func bytes(_ range: Range<Int>) -> UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(start: base + range.lowerBound, count: range.count) }
+
+    @_transparent  // inlined by force: @inline(__always) was declined
+    mutating func byte() throws(BareScanError) -> UInt8 {
+        guard offset < end else { throw BareScanError("truncated at \(offset)") }
+        let value = base[offset]
+        offset &+= 1
+        return value
+    }
+
+    @_transparent  // inlined by force: @inline(__always) was declined
+    mutating func skip(_ count: Int) throws(BareScanError) {
+        guard count >= 0, count <= end &- offset else { throw BareScanError("\(count) bytes past the end at \(offset)") }
+        offset &+= count
+    }
+
+    /// A fixed-width payload of `size` (2, 4 or 8) bytes in the archive's byte order.
+    @_transparent  // inlined by force: @inline(__always) was declined
+    mutating func fixed(_ size: Int) throws(BareScanError) -> Int64 {
+        let start = offset
+        try skip(size)
+        var value: UInt64 = 0
+        for index in 0..<size {
+            let shift = littleEndian ? index : size - 1 - index
+            value |= UInt64(base[start + index]) << UInt64(8 * shift)
+        }
+        let unused = UInt64(64 - 8 * size)
+        return Int64(bitPattern: value << unused) >> Int64(unused)
+    }
+
+    /// An integer whose head byte is `head`.
+    @_transparent  // inlined by force: @inline(__always) was declined
+    mutating func integer(head: UInt8) throws(BareScanError) -> Int64 {
+        if head < 0x80 || head >= 0x92 { return Int64(Int8(bitPattern: head)) }
+        switch head {
+        case 0x81: return try fixed(2)
+        case 0x82: return try fixed(4)
+        case 0x87: return try fixed(8)
+        default: throw BareScanError("0x\(String(head, radix: 16)) is not an integer at \(offset - 1)")
+        }
+    }
+
+    /// The header: streamer version 4, the signature (whose spelling gives the byte order), the
+    /// system version.
+    mutating func header() throws(BareScanError) {
+        guard try byte() == 4 else { throw BareScanError("only streamer-4 archives") }
+        let length = Int(try byte())
+        let signature = offset
+        try skip(length)
+        littleEndian = length == 11 && base[signature] == UInt8(ascii: "s")  // "streamtyped"
+        _ = try integer(head: try byte())
+    }
+}
+
+/// Why the bare scan stopped.
+struct BareScanError: Error, CustomStringConvertible {
+    let description: String
+    init(_ reason: String) { description = "bare scan: " + reason }
+}
