@@ -45,14 +45,18 @@ public final class Unarchiver {
         didSet {
             classCache = [:]
             lastClass = nil
+            substituting = !classSubstitutions.isEmpty
         }
     }
+    /// Whether ``classSubstitutions`` has entries (read per ``version(ofClass:)`` call, which
+    /// codecs make for every object: a public property's read costs a run-time exclusivity check).
+    @exclusivity(unchecked) private var substituting = false
 
     // The decoder's own state. Only this class touches it, never with overlapping accesses, so
     // it opts out of the runtime's exclusivity checks (`@exclusivity(unchecked)`): they cost a
     // call per access on every value decoded (about an eighth of a typed decode).
     @exclusivity(unchecked) private var cursors: [Cursor]
-    @exclusivity(unchecked) private var decoded: [ObjectIdentifier: AnyObject] = [:]
+    @exclusivity(unchecked) private var decoded = IdentityTable<AnyObject>()
     /// Every class chain met so far, in order (the first link of a name gives its version; a
     /// list, as archives hold few classes and most lookups hit the current chain).
     @exclusivity(unchecked) private var seenChains: [[ArchiveClassLink]] = []
@@ -99,7 +103,7 @@ public final class Unarchiver {
         self.registry = registry
         self.options = options
         self.cursors = [Cursor(groups: archive.groups, owner: nil, chain: [])]
-        decoded.reserveCapacity(archive.ownedObjects?.count ?? 0)
+        decoded = IdentityTable(capacity: archive.ownedObjects?.count ?? 0)
     }
 
     /// The archive's system version (1000 for Mac OS X; NeXT values below).
@@ -121,13 +125,14 @@ public final class Unarchiver {
     /// class seen so far (`versionForClassName:`). `nil` if the archive has no such class.
     /// A class substituted with ``classSubstitutions`` answers to its new name too.
     public func version(ofClass className: String) -> Int64? {
-        let substitutes = !classSubstitutions.isEmpty
+        let substitutes = substituting
         if let top = cursors.indices.last {
             for link in cursors[top].chain where link.name == className || (substitutes && classSubstitutions[link.name] == className) {
                 return link.version
             }
         }
         if let version = firstVersion(ofClass: className) { return version }
+        guard substitutes else { return nil }
         return classSubstitutions.first { $0.value == className }.flatMap { firstVersion(ofClass: $0.key) }
     }
 
@@ -296,6 +301,10 @@ public final class Unarchiver {
     }
 
     /// Decodes the next group as a `T` (`Int32` from `"i"`, a rect from `"{?=ffff}"`).
+    ///
+    /// Inlinable, as ``decodeObject(of:)``: a codec's call is then specialized for its `T`, where
+    /// a call across modules looked up `T`'s metadata at run time on every value.
+    @inlinable
     public func decode<T: ObjCValueConvertible>(_ type: T.Type = T.self) throws(CoderError) -> T {
         let offset = nextGroupOffset
         do { return try T(archivedValue: decodeValue(ofObjCType: T.objCType)) } catch {
@@ -303,7 +312,9 @@ public final class Unarchiver {
         }
     }
 
-    private var nextGroupOffset: Int? {
+    /// The offset of the next group of the current object (or top level), if there is one.
+    @usableFromInline
+    var nextGroupOffset: Int? {
         guard let cursor = cursors.last, cursor.next < cursor.groups.count else { return nil }
         return cursor.groups[cursor.next].offset
     }
@@ -360,6 +371,7 @@ public final class Unarchiver {
     }
 
     /// Decodes the next `"@"` group as a `T`; throws `unexpectedClass` when it is something else.
+    @inlinable
     public func decodeObject<T>(of type: T.Type) throws(CoderError) -> T? {
         let offset = nextGroupOffset
         guard let object = try decodeObject() else { return nil }
@@ -369,6 +381,8 @@ public final class Unarchiver {
         return typed
     }
 
+    /// How an unexpected object is named in errors ("an object of class NSString").
+    @usableFromInline
     static func describe(_ object: AnyObject) -> String {
         if let archivable = object as? ArchivableObject, let first = archivable.archiveClassChain.first {
             return "an object of class \(first.name)"
@@ -430,7 +444,7 @@ public final class Unarchiver {
 
     private func decode(_ entry: ArchivedObject, as type: any ArchivableObject.Type, chain: [ArchiveClassLink]) throws(CoderError) -> AnyObject {
         let instance = type.init()
-        decoded[ObjectIdentifier(entry)] = instance
+        decoded.set(instance, for: ObjectIdentifier(entry))
         cursors.append(Cursor(groups: entry.groups, owner: entry, chain: chain))
         defer { cursors.removeLast() }
         do {
