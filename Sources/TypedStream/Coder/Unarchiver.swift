@@ -56,7 +56,7 @@ public final class Unarchiver {
     // it opts out of the runtime's exclusivity checks (`@exclusivity(unchecked)`): they cost a
     // call per access on every value decoded (about an eighth of a typed decode).
     @exclusivity(unchecked) private var cursors: [Cursor]
-    @exclusivity(unchecked) private var decoded = IdentityTable<AnyObject>()
+    @exclusivity(unchecked) private var decoded = WordTable<AnyObject>()
     /// Every class chain met so far, in order (the first link of a name gives its version; a
     /// list, as archives hold few classes and most lookups hit the current chain).
     @exclusivity(unchecked) private var seenChains: [[ArchiveClassLink]] = []
@@ -103,7 +103,7 @@ public final class Unarchiver {
         self.registry = registry
         self.options = options
         self.cursors = [Cursor(groups: archive.groups, owner: nil, chain: [])]
-        decoded = IdentityTable(capacity: archive.ownedObjects?.count ?? 0)
+        decoded = WordTable(capacity: archive.ownedObjects?.count ?? 0)
     }
 
     /// The archive's system version (1000 for Mac OS X; NeXT values below).
@@ -273,12 +273,12 @@ public final class Unarchiver {
     private static func sameBytes(_ found: ArraySlice<UInt8>, _ asked: String) -> Bool {
         let utf8 = asked.utf8
         guard found.count == utf8.count else { return false }
-        return utf8.withContiguousStorageIfAvailable { asked in found.withUnsafeBufferPointer { $0.elementsEqual(asked) } } ?? found.elementsEqual(utf8)
+        return utf8.withContiguousStorageIfAvailable { asked in found.withUnsafeBufferPointer { $0.sameBytes(as: asked) } } ?? found.elementsEqual(utf8)
     }
 
     /// Whether `a` and `b` hold the same bytes (compared through their buffers).
     private static func sameBytes(_ a: ArraySlice<UInt8>, _ b: [UInt8]) -> Bool {
-        a.count == b.count && a.withUnsafeBufferPointer { a in b.withUnsafeBufferPointer { b in a.elementsEqual(b) } }
+        a.count == b.count && a.withUnsafeBufferPointer { a in b.withUnsafeBufferPointer { b in a.sameBytes(as: b) } }
     }
 
     private static func lenientConversion(_ group: ArchivedGroup, to types: [ObjCType]) -> [ArchivedValue]? {

@@ -79,7 +79,8 @@ struct SlotTable: @unchecked Sendable {
 
     /// Gives the table memory of its own if it shares it (see ``appendToUnique(_:)``).
     mutating func makeUnique() {
-        if !isKnownUniquelyReferenced(&storage) { makeUnique(capacity: storage.capacity) }
+        // An empty table gets its first room at once (else its first append allocates again).
+        if !isKnownUniquelyReferenced(&storage) { makeUnique(capacity: storage.capacity == 0 ? grownCapacity : storage.capacity) }
     }
 
     /// Makes room for `capacity` entries in all, so that appends up to it never regrow.

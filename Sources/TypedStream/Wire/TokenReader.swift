@@ -120,7 +120,7 @@ public struct TokenReader: Sendable {
         /// The entry of a shared string not used as a type yet.
         static let unused = TypeEntry(entry: -1, operations: 0..<0)
     }
-    var program = TypeProgram()
+    var program: TypeProgram
 
     /// The innermost frame; ``frames`` holds the ones around it.
     var top = Frame(kind: .topLevel)
@@ -147,10 +147,10 @@ public struct TokenReader: Sendable {
         self.bytes = bytes
         self.limits = limits
         // Type strings compiled under another type-nesting limit are not trusted under this one.
-        if compiled.program.ops.count <= TypeProgram.maximumRememberedOperations,
-           compiled.program.typeNestingLimit == nil || compiled.program.typeNestingLimit == limits.maximumTypeNesting {
-            self.program = compiled.program
-        }
+        // (Set once: a default value replaced here made the initializer copy the whole reader.)
+        let usable = compiled.program.ops.count <= TypeProgram.maximumRememberedOperations
+            && (compiled.program.typeNestingLimit == nil || compiled.program.typeNestingLimit == limits.maximumTypeNesting)
+        self.program = usable ? compiled.program : TypeProgram()
     }
 
     /// The type strings this reader has compiled, with those it started with: hand them to the

@@ -68,7 +68,7 @@ struct TypeProgram: Sendable {
     private var entryTypes: [[ObjCType]] = []
     /// Entry numbers by the hash of their text (the first entry of each hash; a colliding text
     /// gets an entry of its own but is not found by text).
-    private var entryByHash: [UInt64: Int] = [:]
+    private var entryByHash = WordTable<Int>()
     /// The ``DecodingLimits/maximumTypeNesting`` the type strings were checked with.
     private(set) var typeNestingLimit: Int?
 
@@ -77,8 +77,11 @@ struct TypeProgram: Sendable {
 
     /// The entry of type string `text`, if compiled before.
     func entry(for text: ArraySlice<UInt8>) -> Int? {
-        guard let entry = entryByHash[Self.hash(text)], entryTexts[entry].elementsEqual(text) else { return nil }
-        return entry
+        guard let entry = entryByHash[Self.hash(text)] else { return nil }
+        // Compared through the buffers (the generic comparison of an array with a slice cost
+        // about 280 instructions a message body).
+        let same = entryTexts[entry].withUnsafeBufferPointer { known in text.withUnsafeBufferPointer { known.sameBytes(as: $0) } }
+        return same ? entry : nil
     }
 
     /// The operations of entry `entry`.
@@ -97,18 +100,19 @@ struct TypeProgram: Sendable {
         entryRanges.append(compile(types))
         entryTypes.append(types)
         let hash = Self.hash(text)
-        if entryByHash[hash] == nil { entryByHash[hash] = entry }
+        if entryByHash[hash] == nil { entryByHash.set(entry, for: hash) }
         return entry
     }
 
     /// The number of type strings compiled.
     var rememberedCount: Int { entryTexts.count }
 
-    /// FNV-1a over the bytes.
+    /// FNV-1a over the bytes; never 0 (a ``WordTable`` key: a 0 becomes 1, which only lets
+    /// two texts share a hash, as any collision does).
     private static func hash(_ text: ArraySlice<UInt8>) -> UInt64 {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
         for byte in text { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
-        return hash
+        return hash == 0 ? 1 : hash
     }
 
     /// Compiles `types` (one group) and returns the range of its operations.

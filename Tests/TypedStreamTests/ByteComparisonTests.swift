@@ -1,0 +1,27 @@
+import Testing
+@testable import TypedStream
+
+/// `sameBytes(as:)`, the word-at-a-time comparison of type strings, against `elementsEqual`:
+/// every length up to 40, equal buffers and buffers differing in one byte anywhere.
+@Suite("Byte comparison")
+struct ByteComparisonTests {
+    @Test func agreesWithElementsEqual() {
+        let seed = UInt64.random(in: 0...UInt64.max)
+        print("ByteComparisonTests seed \(seed)")
+        var random = SplitMix64(seed: seed)  // TruncationTests.swift
+        for length in 0...40 {
+            let bytes = (0..<length).map { _ in UInt8(truncatingIfNeeded: random.next()) }
+            var other = bytes
+            if length > 0 { other[Int(random.next() % UInt64(length))] ^= UInt8(1 + random.next() % 255) }
+            for (a, b) in [(bytes, bytes), (bytes, other), (bytes, Array(bytes.dropLast())), (Array(bytes.dropFirst()), other)] {
+                let same = a.withUnsafeBufferPointer { a in b.withUnsafeBufferPointer { a.sameBytes(as: $0) } }
+                #expect(same == a.elementsEqual(b), "length \(length)")
+            }
+        }
+        // Empty buffers with and without memory are the same.
+        let empty: [UInt8] = []
+        let none = UnsafeBufferPointer<UInt8>(start: nil, count: 0)
+        #expect(empty.withUnsafeBufferPointer { $0.sameBytes(as: none) })
+        #expect(none.sameBytes(as: none))
+    }
+}
