@@ -13,7 +13,7 @@ import ObjCTypeEncoding
 /// well formed). Streamer-3 archives (untyped objects) are not supported: the bench writes none.
 struct BareScan {
     /// What one value needs to be skipped.
-    private enum Op: UInt8 {
+    fileprivate enum Op: UInt8 {
         /// One raw byte (`c`, `C`, `B`).
         case byte
         /// An integer of any width (`s` … `Q`).
@@ -38,7 +38,7 @@ struct BareScan {
         case repeatBody
     }
 
-    private struct Instruction {
+    fileprivate struct Instruction {
         var op: Op
         var count: Int32 = 0
         /// For ``Op/repeatBody``: the index after the body.
@@ -63,15 +63,56 @@ struct BareScan {
         var remaining: Int32 = 0
     }
 
+    /// Type strings compiled so far, kept from one archive to the next as the token scan keeps
+    /// its ``CompiledTypeStrings`` (many small archives repeat a few type strings).
+    struct Compiled {
+        fileprivate var instructions: [Instruction] = []
+        fileprivate var byText: [[UInt8]: Range<Int32>] = [:]
+        /// None yet.
+        init() {}
+    }
+
     /// Per shared string (in the order the archive makes them): where its text is.
     private var sharedTexts: [Range<Int>] = []
-    /// Per shared string used as a type string: its operations in ``instructions`` (an empty
-    /// range: not compiled yet).
+    /// Per shared string used as a type string: its operations in ``Compiled/instructions`` (an
+    /// empty range: not looked up yet).
     private var programs: [Range<Int32>] = []
-    private var instructions: [Instruction] = []
+    private var compiled: Compiled
 
-    /// Objects and arrays nested deeper than this throw.
-    private static let maximumDepth = 10_000
+    /// The frames of what is open, in plain memory that grows by doubling, up to a limit.
+    private struct FrameStack {
+        private var base = UnsafeMutablePointer<Frame>.allocate(capacity: 64)
+        private var capacity = 64
+        private var count = 0
+
+        /// More frames than this (objects, groups and arrays nested that deep) throw.
+        static let maximumCount = 20_000
+
+        @_transparent  // inlined by force: @inline(__always) was declined
+        mutating func push(_ frame: Frame) throws(BareScanError) {
+            if count == capacity { try grow() }
+            (base + count).initialize(to: frame)
+            count &+= 1
+        }
+
+        /// The last frame pushed (the loop never pops more than it pushed).
+        @_transparent  // inlined by force: @inline(__always) was declined
+        mutating func pop() -> Frame {
+            count &-= 1
+            return base[count]
+        }
+
+        private mutating func grow() throws(BareScanError) {
+            guard capacity < Self.maximumCount else { throw BareScanError("nested deeper than \(Self.maximumCount) frames") }
+            let larger = UnsafeMutablePointer<Frame>.allocate(capacity: capacity * 2)
+            larger.moveInitialize(from: base, count: count)
+            base.deallocate()
+            base = larger
+            capacity *= 2
+        }
+
+        func deallocate() { base.deallocate() }
+    }
 
     /// What a bare scan counted.
     struct Counts {
@@ -83,22 +124,30 @@ struct BareScan {
 
     /// Scans `bytes` to the end; returns what it counted (so that the work cannot be optimized
     /// away, and so that the self-check can compare it with the token scan's count of objects).
-    static func scan(_ bytes: [UInt8]) throws(BareScanError) -> Counts {
-        try bytes.withUnsafeBufferPointer { (buffer) throws(BareScanError) in
+    static func scan(_ bytes: [UInt8], compiled: inout Compiled) throws(BareScanError) -> Counts {
+        var scan = BareScan(compiled: compiled)
+        defer { compiled = scan.compiled }
+        return try bytes.withUnsafeBufferPointer { (buffer) throws(BareScanError) in
             guard let base = buffer.baseAddress else { throw BareScanError("empty input") }
-            var scan = BareScan()
             var cursor = Cursor(base: base, end: buffer.count)
             try cursor.header()
             return try scan.groups(cursor)
         }
     }
 
+    /// ``scan(_:compiled:)`` starting with no type strings.
+    static func scan(_ bytes: [UInt8]) throws(BareScanError) -> Counts {
+        var compiled = Compiled()
+        return try scan(bytes, compiled: &compiled)
+    }
+
+    private init(compiled: Compiled) { self.compiled = compiled }
+
     /// Every group to the end of the archive.
     private mutating func groups(_ start: Cursor) throws(BareScanError) -> Counts {
         var cursor = start  // a local: kept in registers
-        let bottom = UnsafeMutablePointer<Frame>.allocate(capacity: Self.maximumDepth * 2 + 2)
-        defer { bottom.deallocate() }
-        var stack = bottom  // the next free frame
+        var stack = FrameStack()
+        defer { stack.deallocate() }
         var frame = Frame(kind: .topLevel)
         var values = 0, objects = 0
         while true {
@@ -111,17 +160,15 @@ struct BareScan {
                     guard cursor.offset < cursor.end else { throw BareScanError("object not ended at \(cursor.offset)") }
                     if cursor.base[cursor.offset] == 0x86 {
                         cursor.offset &+= 1
-                        stack -= 1
-                        frame = stack.pointee
+                        frame = stack.pop()
                         continue
                     }
                 }
                 let program = try program(ofSharedString: try sharedString(&cursor, head: try cursor.byte()), cursor)
-                instruction = instructions.withUnsafeBufferPointer { $0[Int(program.lowerBound)] }
+                instruction = compiled.instructions.withUnsafeBufferPointer { $0[Int(program.lowerBound)] }
                 // A group of one value (most: `@`, `+`, `i`) needs no frame of its own.
                 if program.count > 1 || instruction.op == .repeatBody {
-                    stack.initialize(to: frame)
-                    stack += 1
+                    try stack.push(frame)
                     frame = Frame(kind: .values, pc: program.lowerBound + 1, end: program.upperBound)
                 }
             } else {
@@ -130,12 +177,11 @@ struct BareScan {
                         frame.remaining &-= 1
                         frame.pc = frame.body
                     } else {
-                        stack -= 1
-                        frame = stack.pointee
+                        frame = stack.pop()
                     }
                     continue
                 }
-                instruction = instructions.withUnsafeBufferPointer { $0[Int(frame.pc)] }
+                instruction = compiled.instructions.withUnsafeBufferPointer { $0[Int(frame.pc)] }
                 frame.pc &+= 1
             }
             values &+= 1
@@ -164,9 +210,7 @@ struct BareScan {
                 if head == 0x84 {
                     objects &+= 1
                     try classChain(&cursor)
-                    guard stack - bottom < Self.maximumDepth * 2 else { throw BareScanError("nested too deep at \(cursor.offset)") }
-                    stack.initialize(to: frame)
-                    stack += 1
+                    try stack.push(frame)
                     frame = Frame(kind: .object)
                 } else if head != 0x85 {
                     _ = try cursor.integer(head: head)
@@ -180,9 +224,7 @@ struct BareScan {
                     frame.pc = instruction.end
                     continue
                 }
-                guard stack - bottom < Self.maximumDepth * 2 else { throw BareScanError("nested too deep at \(cursor.offset)") }
-                stack.initialize(to: Frame(kind: .values, pc: instruction.end, end: frame.end, body: frame.body, remaining: frame.remaining))
-                stack += 1
+                try stack.push(Frame(kind: .values, pc: instruction.end, end: frame.end, body: frame.body, remaining: frame.remaining))
                 frame = Frame(kind: .values, pc: frame.pc, end: instruction.end, body: frame.pc, remaining: instruction.count - 1)
             }
         }
@@ -235,49 +277,59 @@ struct BareScan {
 
     private mutating func compile(sharedString index: Int, _ cursor: Cursor) throws(BareScanError) -> Range<Int32> {
         guard index >= 0, index < sharedTexts.count else { throw BareScanError("no shared string \(index) at \(cursor.offset)") }
-        let types: [ObjCType]
-        do {
-            types = try ObjCType.parseGroup(bytes: cursor.bytes(sharedTexts[index]))
-        } catch {
-            throw BareScanError("type string \(index) does not parse: \(error)")
+        let text = Array(cursor.bytes(sharedTexts[index]))
+        let program: Range<Int32>
+        if let known = compiled.byText[text] {
+            program = known
+        } else {
+            let types: [ObjCType]
+            do {
+                types = try ObjCType.parseGroup(bytes: text)
+            } catch {
+                throw BareScanError("type string \(index) does not parse: \(error)")
+            }
+            let start = compiled.instructions.count
+            for type in types { try emit(type) }
+            guard compiled.instructions.count > start, compiled.instructions.count < Int(Int32.max) else {
+                throw BareScanError("type string \(index) has no values")
+            }
+            program = Int32(start)..<Int32(compiled.instructions.count)
+            compiled.byText[text] = program
         }
-        let start = instructions.count
-        for type in types { try emit(type) }
-        guard instructions.count > start, instructions.count < Int(Int32.max) else { throw BareScanError("type string \(index) has no values") }
         while programs.count <= index { programs.append(0..<0) }
-        programs[index] = Int32(start)..<Int32(instructions.count)
-        return programs[index]
+        programs[index] = program
+        return program
     }
 
     private mutating func emit(_ type: ObjCType) throws(BareScanError) {
         switch type.unqualified {
-        case .char, .unsignedChar, .bool: instructions.append(Instruction(op: .byte))
+        case .char, .unsignedChar, .bool: compiled.instructions.append(Instruction(op: .byte))
         case .short, .unsignedShort, .int, .unsignedInt, .long, .unsignedLong, .longLong, .unsignedLongLong:
-            instructions.append(Instruction(op: .integer))
-        case .float: instructions.append(Instruction(op: .float))
-        case .double: instructions.append(Instruction(op: .double))
-        case .bytes: instructions.append(Instruction(op: .counted))
-        case .atom, .selector: instructions.append(Instruction(op: .shared))
-        case .cString: instructions.append(Instruction(op: .cString))
-        case .object: instructions.append(Instruction(op: .object))
-        case .classObject: instructions.append(Instruction(op: .classChain))
+            compiled.instructions.append(Instruction(op: .integer))
+        case .float: compiled.instructions.append(Instruction(op: .float))
+        case .double: compiled.instructions.append(Instruction(op: .double))
+        case .bytes: compiled.instructions.append(Instruction(op: .counted))
+        case .atom, .selector: compiled.instructions.append(Instruction(op: .shared))
+        case .cString: compiled.instructions.append(Instruction(op: .cString))
+        case .object: compiled.instructions.append(Instruction(op: .object))
+        case .classObject: compiled.instructions.append(Instruction(op: .classChain))
         case .ignored: break
         case .array(let count, let element):
             let count = Int32(clamping: count)
             switch element.unqualified {
             case .char, .unsignedChar:
-                instructions.append(Instruction(op: .skip, count: count))
+                compiled.instructions.append(Instruction(op: .skip, count: count))
             default:
-                let at = instructions.count
-                instructions.append(Instruction(op: .repeatBody, count: count))
+                let at = compiled.instructions.count
+                compiled.instructions.append(Instruction(op: .repeatBody, count: count))
                 try emit(element)
-                instructions[at].end = Int32(clamping: instructions.count)
+                compiled.instructions[at].end = Int32(clamping: compiled.instructions.count)
             }
         case .structure(_, let fields):
             for field in fields { try emit(field.type) }
         case .union:
             guard let size = type.layout(.ilp32)?.size else { throw BareScanError("union of unknown size") }
-            instructions.append(Instruction(op: .skip, count: Int32(clamping: size)))
+            compiled.instructions.append(Instruction(op: .skip, count: Int32(clamping: size)))
         default:
             throw BareScanError("type '\(type.encoding)' not supported")
         }

@@ -75,7 +75,8 @@ final class Workload {
                 compiled = reader.compiledTypeStrings
             }
         case .bare:
-            for bytes in archives { check &+= try BareScan.scan(bytes).values }
+            var bareCompiled = BareScan.Compiled()
+            for bytes in archives { check &+= try BareScan.scan(bytes, compiled: &bareCompiled).values }
         case .index:
             for bytes in archives { check &+= try ArchiveIndex(bytes: bytes, compiled: &compiled).slotCount }
         case .indexWrite:

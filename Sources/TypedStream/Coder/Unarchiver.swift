@@ -430,7 +430,7 @@ public final class Unarchiver {
         }
         let chain = entry.links
         seenChains.append(chain)
-        let name = chain.first.map { classSubstitutions[$0.name] ?? $0.name } ?? ""
+        let name = chain.first.map { (substituting ? classSubstitutions[$0.name] : nil) ?? $0.name } ?? ""
         let info = (chain, registry.type(forClassName: name) ?? GenericObject.self)
         if classCache.isEmpty { classCache.reserveCapacity(Self.usualClassCount) }
         classCache[id] = info

@@ -34,9 +34,10 @@ struct WordTable<Value> {
             let mask = slots.count &- 1
             var index = home(of: word)
             while true {
-                let slot = slots[index]
-                if slot.word == word { return slot.value }
-                if slot.word == 0 { return nil }
+                // The key alone is read while probing (copying a slot would retain its value).
+                let found = slots[index].word
+                if found == word { return slots[index].value }
+                if found == 0 { return nil }
                 index = (index &+ 1) & mask
             }
         }
