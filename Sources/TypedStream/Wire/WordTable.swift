@@ -1,6 +1,7 @@
 /// Values by a nonzero 64-bit word — an object's address, a hash already computed — in an
-/// open-addressing table (linear probing, a power-of-two number of slots, at most half of them
-/// used) that spreads the word with one multiplication.
+/// open-addressing table (linear probing, a power-of-two number of slots, at most three
+/// quarters of them used, as the standard dictionary) that spreads the word with one
+/// multiplication.
 ///
 /// The standard dictionary hashes every key with SipHash, about 90 instructions a lookup before
 /// the table is searched: the ``Unarchiver`` looked up every `@` value it decodes by the
@@ -46,7 +47,7 @@ struct WordTable<Value> {
     /// Sets the value for `word` (replacing any value it had). `word` must not be 0.
     mutating func set(_ value: Value, for word: UInt64) {
         precondition(word != 0, "a WordTable key is never 0")
-        if (count + 1) * 2 > slots.count { resize(toHold: count + 1) }
+        if (count + 1) * 4 > slots.count * 3 { resize(toHold: count + 1) }
         let mask = slots.count &- 1
         var index = home(of: word)
         while slots[index].word != 0 && slots[index].word != word { index = (index &+ 1) & mask }
@@ -62,10 +63,10 @@ struct WordTable<Value> {
         Int(truncatingIfNeeded: (word &* 0x9E37_79B9_7F4A_7C15) >> shift)
     }
 
-    /// Rehashes into a power-of-two number of slots, at least twice `entries` (and 8).
+    /// Rehashes into a power-of-two number of slots, at least 4/3 of `entries` (and 8).
     private mutating func resize(toHold entries: Int) {
         var size = 8
-        while size < entries * 2 { size *= 2 }
+        while size * 3 < entries * 4 { size *= 2 }
         let old = slots
         slots = Array(repeating: Slot(word: 0, value: nil), count: size)
         shift = UInt64(64 - size.trailingZeroBitCount)
