@@ -4,8 +4,9 @@ import TypedStreamFoundation
 
 /// `--self-check`: every generator twice at a small size — same bytes, a byte-identical round
 /// trip through the graph, a typed decode, the bare scan finding the objects the token scan
-/// finds (and throwing, never reading past the end, on every prefix of a blob) — and a digest per kind (compared across processes by
-/// the tests, which catches anything that depends on hashing or addresses).
+/// finds (and throwing, never reading past the end, on every prefix of a blob) — and a digest
+/// per kind (compared across processes by the tests, which catches anything that depends on
+/// hashing or addresses).
 enum SelfCheck {
     /// Prints one line per kind; returns whether everything held.
     static func run(seed: UInt64) -> Bool {
