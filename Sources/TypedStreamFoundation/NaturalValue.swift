@@ -116,10 +116,22 @@ public func naturalValue(of object: AnyObject?, maximumDepth: Int = NaturalValue
 
 private final class NaturalValueWalker {
     let maximumDepth: Int
-    var path: Set<ObjectIdentifier> = []
+    /// The objects being converted, outermost first: an object met again on this path is a
+    /// cycle. Searched in order — paths are a few objects deep (at most 64 by default), and
+    /// hashing every identity three times per object cost more than the search; the part of a
+    /// path deeper than ``searchedInOrder`` is also kept in ``deepPath``, so a deep path costs
+    /// no more than a set.
+    var path: [ObjectIdentifier] = []
+    var deepPath: Set<ObjectIdentifier> = []
+    static let searchedInOrder = 64
 
     init(maximumDepth: Int) {
         self.maximumDepth = maximumDepth
+    }
+
+    /// Whether `id` is on the path.
+    func isOnPath(_ id: ObjectIdentifier) -> Bool {
+        path.prefix(Self.searchedInOrder).contains(id) || (!deepPath.isEmpty && deepPath.contains(id))
     }
 
     static func className(of object: AnyObject) -> String {
@@ -129,10 +141,14 @@ private final class NaturalValueWalker {
     func value(of object: AnyObject?) -> NaturalValue {
         guard let object else { return .nilObject }
         let id = ObjectIdentifier(object)
-        if path.contains(id) { return .object(className: Self.className(of: object), description: "<cycle>") }
+        if isOnPath(id) { return .object(className: Self.className(of: object), description: "<cycle>") }
         if path.count >= maximumDepth { return .object(className: Self.className(of: object), description: "<too deep>") }
-        path.insert(id)
-        defer { path.remove(id) }
+        if path.count >= Self.searchedInOrder { deepPath.insert(id) }
+        path.append(id)
+        defer {
+            path.removeLast()
+            if path.count >= Self.searchedInOrder { deepPath.remove(id) }
+        }
         if let representable = object as? NaturalValueRepresentable {
             return representable.makeNaturalValue(nested: value(of:))
         }

@@ -27,6 +27,33 @@ struct NaturalValueTests {
         #expect(try archived(decoded) == bytes)
     }
 
+    @Test func cyclesAreCutDeepInAPath() {
+        // A chain 100 arrays deep whose innermost array holds the 80th: found through the part
+        // of the path kept in a set (below the first 64 objects).
+        let arrays = (0..<100).map { _ in ArrayObject() }
+        for index in 0..<99 { arrays[index].elements = [arrays[index + 1]] }
+        arrays[99].elements = [arrays[80], StringObject("end")]
+        var natural = naturalValue(of: arrays[0], maximumDepth: 1_000)
+        var depth = 0
+        while case .array(let items) = natural, let first = items.first, case .array = first {
+            natural = first
+            depth += 1
+        }
+        #expect(depth == 99)
+        #expect(natural == .array([.object(className: "NSArray", description: "<cycle>"), .string("end")]))
+        // The shallow part too: a cycle back to the 10th.
+        arrays[99].elements = [arrays[10]]
+        natural = naturalValue(of: arrays[0], maximumDepth: 1_000)
+        depth = 0
+        while case .array(let items) = natural, let first = items.first, case .array = first {
+            natural = first
+            depth += 1
+        }
+        #expect(depth == 99)
+        #expect(natural == .array([.object(className: "NSArray", description: "<cycle>")]))
+        for array in arrays { array.elements = [] }  // break the cycle for the allocator
+    }
+
     @Test func depthIsLimited() {
         var value: AnyObject = StringObject("core")
         for _ in 0..<200 { value = ArrayObject([value]) }
