@@ -1,8 +1,9 @@
 import Testing
 @testable import TypedStream
 
-/// `sameBytes(as:)`, the word-at-a-time comparison of type strings, against `elementsEqual`:
-/// every length up to 40, equal buffers and buffers differing in one byte anywhere.
+/// `sameBytes(as:)`, the word-at-a-time comparison of type strings (of buffers, and of a slice
+/// with an array or a string), against `elementsEqual`: every length up to 40, equal buffers
+/// and buffers differing in one byte anywhere.
 @Suite("Byte comparison")
 struct ByteComparisonTests {
     @Test func agreesWithElementsEqual() {
@@ -16,6 +17,11 @@ struct ByteComparisonTests {
             for (a, b) in [(bytes, bytes), (bytes, other), (bytes, Array(bytes.dropLast())), (Array(bytes.dropFirst()), other)] {
                 let same = a.withUnsafeBufferPointer { a in b.withUnsafeBufferPointer { a.sameBytes(as: $0) } }
                 #expect(same == a.elementsEqual(b), "length \(length)")
+                // The slice forms, against an array and against a string's UTF-8 bytes.
+                let slice = ([0x40] + a)[1...]
+                #expect(slice.sameBytes(as: b) == a.elementsEqual(b), "length \(length)")
+                let text = String(decoding: b, as: UTF8.self)
+                #expect(slice.sameBytes(asUTF8Of: text) == a.elementsEqual(text.utf8), "length \(length)")
             }
         }
         // Empty buffers with and without memory are the same.

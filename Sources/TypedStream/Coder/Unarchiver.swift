@@ -245,14 +245,14 @@ public final class Unarchiver {
         // The group's type string spelled exactly as asked (nearly always): it matches, and the
         // string asked for parses, as the reader parsed the group's. Only another spelling is
         // parsed and compared by its types.
-        if let found = cursors[top].groups[next].typeString, Self.sameBytes(found, typeString) {
+        if let found = cursors[top].groups[next].typeString, found.sameBytes(asUTF8Of: typeString) {
             cursors[top].next += 1
             return cursors[top].groups[next].storage
         }
         let expected = try parsed(typeString)
         let matches: Bool
         if let found = cursors[top].groups[next].typeString {
-            matches = Self.sameBytes(found, expected.bytes) || cursors[top].groups[next].types == expected.types
+            matches = found.sameBytes(as: expected.bytes) || cursors[top].groups[next].types == expected.types
         } else {
             matches = expected.types.count == 1 && expected.types[0].unqualified.letter == UInt8(ascii: "@")
         }
@@ -267,18 +267,6 @@ public final class Unarchiver {
         }
         cursors[top].next += 1
         return cursors[top].groups[next].storage
-    }
-
-    /// Whether `found` holds exactly the UTF-8 bytes of `asked` (compared through buffers).
-    private static func sameBytes(_ found: ArraySlice<UInt8>, _ asked: String) -> Bool {
-        let utf8 = asked.utf8
-        guard found.count == utf8.count else { return false }
-        return utf8.withContiguousStorageIfAvailable { asked in found.withUnsafeBufferPointer { $0.sameBytes(as: asked) } } ?? found.elementsEqual(utf8)
-    }
-
-    /// Whether `a` and `b` hold the same bytes (compared through their buffers).
-    private static func sameBytes(_ a: ArraySlice<UInt8>, _ b: [UInt8]) -> Bool {
-        a.count == b.count && a.withUnsafeBufferPointer { a in b.withUnsafeBufferPointer { b in a.sameBytes(as: b) } }
     }
 
     private static func lenientConversion(_ group: ArchivedGroup, to types: [ObjCType]) -> [ArchivedValue]? {

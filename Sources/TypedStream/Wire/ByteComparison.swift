@@ -22,3 +22,20 @@ extension UnsafeBufferPointer where Element == UInt8 {
         return true
     }
 }
+
+extension ArraySlice where Element == UInt8 {
+    /// Whether this slice holds exactly the bytes of `other`, compared through the buffers.
+    @inline(__always)
+    func sameBytes(as other: [UInt8]) -> Bool {
+        count == other.count && withUnsafeBufferPointer { mine in other.withUnsafeBufferPointer { mine.sameBytes(as: $0) } }
+    }
+
+    /// Whether this slice holds exactly the UTF-8 bytes of `text` (compared through the buffers
+    /// when the string has its bytes in memory, as a native string does).
+    @inline(__always)
+    func sameBytes(asUTF8Of text: String) -> Bool {
+        let utf8 = text.utf8
+        guard count == utf8.count else { return false }
+        return utf8.withContiguousStorageIfAvailable { theirs in withUnsafeBufferPointer { $0.sameBytes(as: theirs) } } ?? elementsEqual(utf8)
+    }
+}

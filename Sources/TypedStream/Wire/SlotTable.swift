@@ -55,10 +55,7 @@ struct SlotTable: @unchecked Sendable {
     /// Adds `entry` at the end.
     @inline(__always)
     mutating func append(_ entry: TokenReader.SlotEntry) {
-        if !isKnownUniquelyReferenced(&storage) {
-            // One copy, with room for the entry if the table is full.
-            makeUnique(capacity: count == storage.capacity ? grownCapacity : storage.capacity)
-        }
+        makeUnique()
         appendToUnique(entry)
     }
 
@@ -77,10 +74,12 @@ struct SlotTable: @unchecked Sendable {
     /// The capacity a full table grows to: double, and at least ``TokenReader/firstTableRoom``.
     private var grownCapacity: Int { max(TokenReader.firstTableRoom, 2 * count) }
 
-    /// Gives the table memory of its own if it shares it (see ``appendToUnique(_:)``).
+    /// Gives the table memory of its own if it shares it (see ``appendToUnique(_:)``). Appends
+    /// follow a copy, so a full table's copy has room for more — an empty table gets its first
+    /// room at once — and the next append does not copy again.
+    @inline(__always)
     mutating func makeUnique() {
-        // An empty table gets its first room at once (else its first append allocates again).
-        if !isKnownUniquelyReferenced(&storage) { makeUnique(capacity: storage.capacity == 0 ? grownCapacity : storage.capacity) }
+        if !isKnownUniquelyReferenced(&storage) { makeUnique(capacity: count == storage.capacity ? grownCapacity : storage.capacity) }
     }
 
     /// Makes room for `capacity` entries in all, so that appends up to it never regrow.

@@ -77,11 +77,10 @@ struct TypeProgram: Sendable {
 
     /// The entry of type string `text`, if compiled before.
     func entry(for text: ArraySlice<UInt8>) -> Int? {
-        guard let entry = entryByHash[Self.hash(text)] else { return nil }
         // Compared through the buffers (the generic comparison of an array with a slice cost
         // about 280 instructions a message body).
-        let same = entryTexts[entry].withUnsafeBufferPointer { known in text.withUnsafeBufferPointer { known.sameBytes(as: $0) } }
-        return same ? entry : nil
+        guard let entry = entryByHash[Self.hash(text)], text.sameBytes(as: entryTexts[entry]) else { return nil }
+        return entry
     }
 
     /// The operations of entry `entry`.
