@@ -92,6 +92,19 @@ public struct ObjCTypeQualifiers: Hashable, Sendable {
 
     /// The qualifier letters the grammar accepts.
     public static let allowed: Set<UInt8> = Set("rnNoORV".utf8)
+
+    /// Whether `letter` is one of ``allowed`` (a switch: the parser asks for every type, and
+    /// hashing the byte for the set cost more than the rest of parsing a one-letter type).
+    @inlinable
+    public static func isQualifier(_ letter: UInt8) -> Bool {
+        switch letter {
+        case UInt8(ascii: "r"), UInt8(ascii: "n"), UInt8(ascii: "N"), UInt8(ascii: "o"),
+             UInt8(ascii: "O"), UInt8(ascii: "R"), UInt8(ascii: "V"):
+            return true
+        default:
+            return false
+        }
+    }
 }
 
 extension ObjCType {

@@ -25,8 +25,19 @@ public struct ObjCTypeParser {
     private var deepest = 0
 
     /// Creates a parser over the bytes of one type string.
+    ///
+    /// Inlinable, so that the bytes are copied into an array by code specialized for the
+    /// caller's collection: an unspecialized `Array(bytes)` looked up generic metadata at run
+    /// time, about 5 000 instructions per type string.
+    @inlinable
     public init(bytes: some Collection<UInt8>, limits: Limits = .default) {
-        self.bytes = Array(bytes)
+        self.init(copied: Array(bytes), limits: limits)
+    }
+
+    /// Creates a parser over `bytes`, copied by the caller.
+    @usableFromInline
+    init(copied bytes: [UInt8], limits: Limits) {
+        self.bytes = bytes
         self.limits = limits
     }
 
@@ -110,9 +121,9 @@ public struct ObjCTypeParser {
         deepest = max(deepest, depth)
         let start = position
         let b = try expectByte("a type")
-        if ObjCTypeQualifiers.allowed.contains(b) {
+        if ObjCTypeQualifiers.isQualifier(b) {
             var letters = [b]
-            while let q = peek(), ObjCTypeQualifiers.allowed.contains(q) {
+            while let q = peek(), ObjCTypeQualifiers.isQualifier(q) {
                 letters.append(q)
                 position += 1
             }
@@ -147,6 +158,9 @@ public struct ObjCTypeParser {
             guard count <= limits.maximumArrayCount else {
                 throw ObjCTypeError(.badCount, at: start + 1, "array count \(count) exceeds the limit \(limits.maximumArrayCount)")
             }
+            // The first element is kept apart: nearly every array has one (`[16c]`), and an
+            // array of elements is made only for a second.
+            var first: ObjCType?
             var elements: [ObjCType] = []
             let outerDeepest = deepest
             deepest = depth
@@ -154,7 +168,13 @@ public struct ObjCTypeParser {
                 guard peek() != nil else {
                     throw ObjCTypeError(.unexpectedEnd, at: position, "expected ']' to close the array opened at \(start), found end of string")
                 }
-                elements.append(try parseType(depth: depth + 1))
+                let element = try parseType(depth: depth + 1)
+                if let earlier = first {
+                    if elements.isEmpty { elements.append(earlier) }
+                    elements.append(element)
+                } else {
+                    first = element
+                }
             }
             if elements.count > 1 {
                 // The members become a struct (`[3ii]` is `[3{ii}]`): one level more, so that
@@ -166,11 +186,13 @@ public struct ObjCTypeParser {
             }
             deepest = max(outerDeepest, deepest)
             position += 1
-            switch elements.count {
-            case 0: throw ObjCTypeError(.empty, at: position - 1, "array opened at \(start) has no element type")
-            case 1: return .array(count: count, element: elements[0])
-            default: return .array(count: count, element: .anonymousStruct(elements))  // NeXT: `[3ii]`
+            guard let first else {
+                throw ObjCTypeError(.empty, at: position - 1, "array opened at \(start) has no element type")
             }
+            guard elements.isEmpty else {
+                return .array(count: count, element: .anonymousStruct(elements))  // NeXT: `[3ii]`
+            }
+            return .array(count: count, element: first)
         case UInt8(ascii: "{"), UInt8(ascii: "<"):
             let close = b == UInt8(ascii: "{") ? UInt8(ascii: "}") : UInt8(ascii: ">")
             let (name, fields) = try parseAggregate(close: close, opener: start, depth: depth)
@@ -264,6 +286,7 @@ extension ObjCType {
     }
 
     /// Splits a group string given as bytes, as read from an archive. Throws ``ObjCTypeError``.
+    @inlinable
     public static func parseGroup(bytes: some Collection<UInt8>, limits: ObjCTypeParser.Limits = .default) throws(ObjCTypeError) -> [ObjCType] {
         var parser = ObjCTypeParser(bytes: bytes, limits: limits)
         return try parser.parseAll()

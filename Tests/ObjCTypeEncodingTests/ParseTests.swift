@@ -116,6 +116,13 @@ struct ParseTests {
         #expect(ObjCType.q("r", .q("n", .int)).unqualified == .int)
     }
 
+    @Test("isQualifier answers as the set of allowed qualifiers, for every byte")
+    func qualifierTest() {
+        for byte in UInt8.min...UInt8.max {
+            #expect(ObjCTypeQualifiers.isQualifier(byte) == ObjCTypeQualifiers.allowed.contains(byte), "byte \(byte)")
+        }
+    }
+
     @Test("Bytes parse the same as text")
     func bytesInput() throws {
         var parser = ObjCTypeParser(bytes: Array("{?=ffff}".utf8))

@@ -95,6 +95,7 @@ struct TypeProgram: Sendable {
     mutating func add(_ text: ArraySlice<UInt8>, types: [ObjCType], typeNestingLimit: Int) -> Int {
         self.typeNestingLimit = typeNestingLimit
         let entry = entryTexts.count
+        if entry == 0 { makeFirstRoom() }
         entryTexts.append(Array(text))
         entryRanges.append(compile(types))
         entryTypes.append(types)
@@ -105,6 +106,21 @@ struct TypeProgram: Sendable {
 
     /// The number of type strings compiled.
     var rememberedCount: Int { entryTexts.count }
+
+    /// How many type strings the tables have room for at the first: an archive has a handful
+    /// (a message body five, the 1 MB `data` input of the bench nine), and five tables grown
+    /// one doubling at a time from nothing reallocated about twenty times an archive.
+    static let usualEntryCount = 16
+
+    /// Makes room in every table for ``usualEntryCount`` type strings.
+    private mutating func makeFirstRoom() {
+        entryTexts.reserveCapacity(Self.usualEntryCount)
+        entryRanges.reserveCapacity(Self.usualEntryCount)
+        entryTypes.reserveCapacity(Self.usualEntryCount)
+        ops.reserveCapacity(2 * Self.usualEntryCount)
+        opTypes.reserveCapacity(2 * Self.usualEntryCount)
+        entryByHash = WordTable(capacity: Self.usualEntryCount)
+    }
 
     /// FNV-1a over the bytes; never 0 (a ``WordTable`` key: a 0 becomes 1, which only lets
     /// two texts share a hash, as any collision does).
