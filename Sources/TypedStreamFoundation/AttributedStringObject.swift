@@ -81,7 +81,7 @@ public final class AttributedStringObject: ArchivableObject, CustomStringConvert
     public func decodeContents(with decoder: Unarchiver) throws {
         archiveClassChain = decoder.currentClassChain
         try decoder.requireChainVersions(["NSMutableAttributedString": 0...0, "NSAttributedString": 0...0])
-        let offset = decoder.currentObject?.sourceOffset
+        let offset = decoder.currentObjectOffset
         guard let string = try decoder.decodeObject(of: StringObject.self) else {
             throw CoderError(.badContents, at: offset, "NSAttributedString has a nil string")
         }

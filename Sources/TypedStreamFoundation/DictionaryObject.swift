@@ -60,7 +60,7 @@ public final class DictionaryObject: ArchivableObject {
     public func decodeContents(with decoder: Unarchiver) throws {
         archiveClassChain = decoder.currentClassChain
         try decoder.requireChainVersions(["NSMutableDictionary": 0...0, "NSDictionary": 0...0])
-        let offset = decoder.currentObject?.sourceOffset
+        let offset = decoder.currentObjectOffset
         let count: Int32 = try decoder.decode()
         guard count >= 0 else { throw CoderError(.badContents, at: offset, "NSDictionary count \(count) is negative") }
         try decoder.requireGroups(2 * Int(count), for: "NSDictionary count \(count)")

@@ -1,24 +1,11 @@
 import TypedStream
 
 extension Unarchiver {
-    /// Checks, before anything is allocated, that the object being decoded (or the top level)
-    /// holds at least `needed` groups in all — so a count read from the file cannot ask for more
-    /// elements than the bytes carry. Throws ``CoderError`` `badContents` naming `what`.
-    public func requireGroups(_ needed: Int, for what: @autoclosure () -> String) throws(CoderError) {
-        let available = currentObject?.groups.count ?? archive.groups.count
-        guard needed <= available else {
-            throw CoderError(.badContents, at: currentObject?.sourceOffset,
-                             "\(what()) needs \(needed) groups but the object holds only \(available)")
-        }
-    }
-}
-
-extension Unarchiver {
     /// Reads a collection as `NSArray` (`"i"` count) and `NSSet` (`"I"` count) write it: the
     /// count, then one `"@"` group per element. The count is checked against the object's groups
     /// (and for sign) before anything is allocated.
     public func decodeCountedObjects<Count: ObjCIntegerConvertible>(countType: Count.Type, className: String) throws(CoderError) -> [AnyObject?] {
-        let offset = currentObject?.sourceOffset
+        let offset = currentObjectOffset
         let count: Count = try decode()
         guard count >= 0, let total = Int(exactly: count) else {
             throw CoderError(.badContents, at: offset, "\(className) count \(count) is negative")

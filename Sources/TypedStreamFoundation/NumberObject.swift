@@ -73,7 +73,7 @@ public final class NumberObject: ArchivableObject, CustomStringConvertible {
     public func decodeContents(with decoder: Unarchiver) throws {
         archiveClassChain = decoder.currentClassChain
         try decoder.requireChainVersions(["NSNumber": 0...0, "NSValue": 0...0])
-        let offset = decoder.currentObject?.sourceOffset
+        let offset = decoder.currentObjectOffset
         let (type, archived) = try ValueObject.decodeTypeAndValue(with: decoder)
         guard let number = Self.number(archived, objCType: type) else {
             throw CoderError(.badContents, at: offset, "NSNumber objCType '\(type)' is not a scalar type")

@@ -50,7 +50,7 @@ public final class URLObject: ArchivableObject, CustomStringConvertible {
     public func decodeContents(with decoder: Unarchiver) throws {
         archiveClassChain = decoder.currentClassChain
         try decoder.requireChainVersions(["NSURL": 0...0])
-        let offset = decoder.currentObject?.sourceOffset
+        let offset = decoder.currentObjectOffset
         let flag: Int8 = try decoder.decode()
         switch flag {
         case 0: base = nil

@@ -83,7 +83,7 @@ public final class ValueObject: ArchivableObject, CustomStringConvertible {
     /// Reads NSValue's two groups: the `"*"` objCType and the value group of that type.
     /// Throws ``CoderError`` `badContents` for a NULL or unparsable objCType.
     static func decodeTypeAndValue(with decoder: Unarchiver) throws(CoderError) -> (String, ArchivedValue) {
-        let offset = decoder.currentObject?.sourceOffset
+        let offset = decoder.currentObjectOffset
         guard case .cString(let entry?, _) = try decoder.decodeValue(ofObjCType: "*") else {
             throw CoderError(.badContents, at: offset, "NSValue objCType is NULL")
         }

@@ -7,7 +7,7 @@ extension Unarchiver {
     public func requireVersion(of className: String, in supported: ClosedRange<Int64>) throws(CoderError) {
         guard let version = version(ofClass: className) else { return }
         guard supported.contains(version) else {
-            throw CoderError(.unsupportedVersion, at: currentObject?.sourceOffset,
+            throw CoderError(.unsupportedVersion, at: currentObjectOffset,
                              "\(className) version \(version) is not understood (supported: \(supported.lowerBound)…\(supported.upperBound))")
         }
     }
@@ -19,7 +19,7 @@ extension Unarchiver {
         for link in currentClassChain {
             guard let range = supported.first(where: { $0.key == link.name })?.value else { continue }
             guard range.contains(link.version) else {
-                throw CoderError(.unsupportedVersion, at: currentObject?.sourceOffset,
+                throw CoderError(.unsupportedVersion, at: currentObjectOffset,
                                  "\(link.name) version \(link.version) is not understood (supported: \(range.lowerBound)…\(range.upperBound))")
             }
         }

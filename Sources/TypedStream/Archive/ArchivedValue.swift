@@ -355,7 +355,8 @@ public struct Archive: Sendable {
 
 /// Empties its objects' groups when freed, breaking reference cycles between them.
 final class ArchivedObjectOwner: @unchecked Sendable {
-    private let objects: [ArchivedObject]
+    /// The objects, in the order they were read.
+    let objects: [ArchivedObject]
 
     init(_ objects: [ArchivedObject]) { self.objects = objects }
 

@@ -21,6 +21,14 @@ public final class Unarchiver {
         public var requireAllGroupsDecoded = true
         /// Limits applied while reading bytes.
         public var limits = DecodingLimits.default
+        /// Decode straight from the bytes, as `NSUnarchiver` does, making the editable graph
+        /// (``Unarchiver/archive``) only when something asks for it. Default `true`. Results,
+        /// warnings and errors are the same either way: a top-level call that needs the graph —
+        /// a codec asking for graph values (`decodeGroup()`, ``Unarchiver/currentObject``),
+        /// C strings or classes as values, a type string spelled another way, an unknown class,
+        /// any error — is done again on the graph, from the same top-level group. Applies to
+        /// streamer-4 archives decoded from bytes.
+        public var streaming = true
         /// Creates the default options.
         public init() {}
     }
@@ -32,8 +40,26 @@ public final class Unarchiver {
         var chain: [ArchiveClassLink]
     }
 
-    /// The archive being decoded.
-    public let archive: Archive
+    /// The archive being decoded, as its editable graph. A streaming decode makes it when it
+    /// is first asked for (see ``Options/streaming``).
+    public var archive: Archive {
+        if let graph { return graph }
+        let built = (try? buildGraph()) ?? Archive(header: header)
+        graph = built
+        return built
+    }
+    /// The graph, once made.
+    @exclusivity(unchecked) private var graph: Archive?
+    /// The bytes decoded (empty when made from a graph).
+    private let source: [UInt8]
+    /// The archive's header.
+    private let header: StreamHeader
+    /// The type strings compiled while reading `source`, for making its graph.
+    private let compiledForGraph: CompiledTypeStrings
+    /// Whether values come straight from the bytes (``stream``) rather than from the graph.
+    @exclusivity(unchecked) private(set) var isStreaming: Bool
+    /// The streaming decode's state (unused once ``isStreaming`` is false).
+    @exclusivity(unchecked) var stream: StreamingState
     /// The classes that decode to typed objects.
     public let registry: ClassRegistry
     /// The options in force.
@@ -59,14 +85,14 @@ public final class Unarchiver {
     @exclusivity(unchecked) private var decoded = WordTable<AnyObject>()
     /// Every class chain met so far, in order (the first link of a name gives its version; a
     /// list, as archives hold few classes and most lookups hit the current chain).
-    @exclusivity(unchecked) private var seenChains: [[ArchiveClassLink]] = []
+    @exclusivity(unchecked) var seenChains: [[ArchiveClassLink]] = []
     @exclusivity(unchecked) private var typeCache: [String: ParsedTypes] = [:]
     /// The type strings asked for most recently (a few, searched before ``typeCache``: codecs
     /// ask for the same handful of short strings over and over, and comparing a short string
     /// costs less than hashing it).
     @exclusivity(unchecked) private var recentTypes: [ParsedTypes] = []
     /// A class entry's chain as links and the type that decodes its objects.
-    private typealias ClassInfo = (chain: [ArchiveClassLink], type: any ArchivableObject.Type)
+    typealias ClassInfo = (chain: [ArchiveClassLink], type: any ArchivableObject.Type)
     /// Per class entry of the archive (shared by identity): its ``ClassInfo``, worked out once
     /// rather than per object.
     @exclusivity(unchecked) private var classCache: [ObjectIdentifier: ClassInfo] = [:]
@@ -91,15 +117,51 @@ public final class Unarchiver {
     ///     let text = try Unarchiver(bytes: body, registry: registry, compiled: &compiled).decodeRootObject()
     /// }
     /// ```
-    public convenience init(bytes: [UInt8], registry: ClassRegistry = ClassRegistry(), options: Options = Options(), compiled: inout CompiledTypeStrings) throws(CoderError) {
-        let archive: Archive
-        do { archive = try ArchiveReader.read(bytes, limits: options.limits, compiled: &compiled) } catch { throw CoderError(error) }
-        self.init(archive: archive, registry: registry, options: options)
+    public init(bytes: [UInt8], registry: ClassRegistry = ClassRegistry(), options: Options = Options(), compiled: inout CompiledTypeStrings) throws(CoderError) {
+        self.registry = registry
+        self.options = options
+        self.source = bytes
+        if options.streaming, bytes.first == 4 {
+            // The whole archive is read and checked first, as for the graph, so bad bytes
+            // throw here either way; its tokens are then read again as codecs ask for them.
+            let index: ArchiveIndex
+            do {
+                index = try ArchiveIndex(bytes: bytes, limits: options.limits, compiled: &compiled)
+            } catch {
+                // The graph reader's error, which may say more than the index's.
+                var again = compiled
+                do { _ = try ArchiveReader.read(bytes, limits: options.limits, compiled: &again) } catch { throw CoderError(error) }
+                throw CoderError(error)
+            }
+            var reader = TokenReader(bytes: bytes, limits: options.limits, compiled: compiled)
+            do { _ = try reader.nextCompact() } catch { throw CoderError(error) }  // the header
+            header = index.header
+            compiledForGraph = compiled
+            graph = nil
+            isStreaming = true
+            stream = StreamingState(reader: reader)
+            cursors = []
+        } else {
+            let archive: Archive
+            do { archive = try ArchiveReader.read(bytes, limits: options.limits, compiled: &compiled) } catch { throw CoderError(error) }
+            header = archive.header
+            compiledForGraph = compiled
+            graph = archive
+            isStreaming = false
+            stream = StreamingState(reader: TokenReader(bytes: []))
+            cursors = [Cursor(groups: archive.groups, owner: nil, chain: [])]
+            decoded = WordTable(capacity: archive.ownedObjects?.count ?? 0)
+        }
     }
 
     /// Prepares to read the top-level groups of `archive`.
     public init(archive: Archive, registry: ClassRegistry = ClassRegistry(), options: Options = Options()) {
-        self.archive = archive
+        self.graph = archive
+        self.source = []
+        self.header = archive.header
+        self.compiledForGraph = CompiledTypeStrings()
+        self.isStreaming = false
+        self.stream = StreamingState(reader: TokenReader(bytes: []))
         self.registry = registry
         self.options = options
         self.cursors = [Cursor(groups: archive.groups, owner: nil, chain: [])]
@@ -107,18 +169,106 @@ public final class Unarchiver {
     }
 
     /// The archive's system version (1000 for Mac OS X; NeXT values below).
-    public var systemVersion: Int64 { archive.header.systemVersion.value }
+    public var systemVersion: Int64 { header.systemVersion.value }
 
-    /// The object whose contents are being decoded, or `nil` at the top level.
-    public var currentObject: ArchivedObject? { cursors.last?.owner }
+    /// The object whose contents are being decoded, or `nil` at the top level. Asked while a
+    /// streaming decode is inside an object, it makes the call under way go over the graph.
+    public var currentObject: ArchivedObject? {
+        if isStreaming {
+            if !stream.open.isEmpty { _ = streamNeedsGraph() }
+            return nil
+        }
+        return cursors.last?.owner
+    }
+
+    /// The byte offset of the current object's `0x84` in the source archive, or `nil` at the
+    /// top level (or for an object not read from bytes): what codecs name in their errors.
+    public var currentObjectOffset: Int? {
+        if isStreaming { return stream.open.last?.offset }
+        return cursors.last?.owner?.sourceOffset
+    }
 
     /// The class chain of the object being decoded (empty at the top level).
-    public var currentClassChain: [ArchiveClassLink] { cursors.last?.chain ?? [] }
+    public var currentClassChain: [ArchiveClassLink] {
+        if isStreaming { return stream.open.last?.chain ?? [] }
+        return cursors.last?.chain ?? []
+    }
 
     /// Whether the current object (or the top level) has groups left.
     public var hasMoreGroups: Bool {
+        if isStreaming { return streamHasMoreGroups }
         guard let cursor = cursors.last else { return false }
         return cursor.next < cursor.groups.count
+    }
+
+    /// Checks, before anything is allocated, that the object being decoded (or the top level)
+    /// holds at least `needed` groups in all — so a count read from the file cannot ask for more
+    /// elements than the bytes carry. Throws ``CoderError`` `badContents` naming `what`.
+    ///
+    /// A streaming decode does not count groups ahead: it checks that the bytes left could
+    /// carry `needed` groups (each takes at least one byte), and a count that turns out larger
+    /// than the groups makes the call go over the graph, where this check names it.
+    public func requireGroups(_ needed: Int, for what: @autoclosure () -> String) throws(CoderError) {
+        try streamingOrGraph({ () throws(CoderError) in
+            guard needed <= stream.reader.bytes.count - stream.reader.offset else { throw streamNeedsGraph() }
+        }, { () throws(CoderError) in
+            let available = cursors.last?.owner?.groups.count ?? archive.groups.count
+            guard needed <= available else {
+                throw CoderError(.badContents, at: currentObjectOffset,
+                                 "\(what()) needs \(needed) groups but the object holds only \(available)")
+            }
+        })
+    }
+
+    /// Whether no object is being decoded.
+    private var isAtTopLevel: Bool { isStreaming ? stream.open.isEmpty : cursors.count == 1 }
+
+    /// Makes the graph from the bytes decoded.
+    private func buildGraph() throws(CoderError) -> Archive {
+        var compiled = compiledForGraph
+        do { return try ArchiveReader.read(source, limits: options.limits, compiled: &compiled) } catch { throw CoderError(error) }
+    }
+
+    /// Runs `streamed` while streaming, `graphed` otherwise. A call begun at the top level whose
+    /// streaming needed the graph (or failed) is done again by `graphed` on the graph, from the
+    /// top-level group where it began; inside an object the stream's caller decides.
+    @inline(__always)
+    private func streamingOrGraph<Result>(_ streamed: () throws(CoderError) -> Result, _ graphed: () throws(CoderError) -> Result) throws(CoderError) -> Result {
+        guard isStreaming else { return try graphed() }
+        guard stream.open.isEmpty else { return try streamed() }
+        let checkpoint = streamCheckpoint
+        do {
+            let result = try streamed()
+            if !stream.needsGraph { return result }
+        } catch {
+            // Done again below, on the graph.
+        }
+        try switchToGraph(from: checkpoint)
+        return try graphed()
+    }
+
+    /// Leaves the stream for the graph, as it was at `checkpoint` (the start of a top-level
+    /// call): the top level resumes at the same group, the instances decoded before stay the
+    /// decoded instances of their graph entries (found by slot), and what the abandoned call
+    /// noted is forgotten.
+    func switchToGraph(from checkpoint: StreamCheckpoint) throws(CoderError) {
+        let archive: Archive
+        if let graph { archive = graph } else { archive = try buildGraph() }
+        graph = archive
+        isStreaming = false
+        warnings.removeSubrange(checkpoint.warningCount...)
+        seenChains.removeSubrange(checkpoint.seenChainCount...)
+        decoded = WordTable(capacity: archive.ownedObjects?.count ?? 0)
+        let instances = stream.instances
+        if let owner = archive.ownedObjects {
+            for entry in owner.objects {
+                if let slot = entry.sourceIndex, slot < checkpoint.slotsSeen, slot < instances.count, let instance = instances[slot] {
+                    decoded.set(instance, for: ObjectIdentifier(entry))
+                }
+            }
+        }
+        cursors = [Cursor(groups: archive.groups, next: checkpoint.topLevelGroupsTaken, owner: nil, chain: [])]
+        stream = StreamingState(reader: TokenReader(bytes: []))
     }
 
     /// The version of `className` as archived: from the current object's chain, else from any
@@ -126,10 +276,8 @@ public final class Unarchiver {
     /// A class substituted with ``classSubstitutions`` answers to its new name too.
     public func version(ofClass className: String) -> Int64? {
         let substitutes = substituting
-        if let top = cursors.indices.last {
-            for link in cursors[top].chain where link.name == className || (substitutes && classSubstitutions[link.name] == className) {
-                return link.version
-            }
+        for link in currentClassChain where link.name == className || (substitutes && classSubstitutions[link.name] == className) {
+            return link.version
         }
         if let version = firstVersion(ofClass: className) { return version }
         guard substitutes else { return nil }
@@ -157,6 +305,10 @@ public final class Unarchiver {
 
     /// Takes the next group whatever its type (for generic decoding). Throws at the end.
     public func decodeGroup() throws(CoderError) -> ArchivedGroup {
+        try streamingOrGraph({ () throws(CoderError) in throw streamNeedsGraph() }, graphGroup)
+    }
+
+    private func graphGroup() throws(CoderError) -> ArchivedGroup {
         guard let cursor = cursors.last, cursor.next < cursor.groups.count else {
             throw CoderError(.noMoreValues, at: currentEndOffset, "expected a value, found \(positionDescription)")
         }
@@ -166,6 +318,7 @@ public final class Unarchiver {
 
     /// The type string the next group carries, without taking it.
     public func peekTypeString() -> String? {
+        if isStreaming { return streamPeekTypeString }
         guard let cursor = cursors.last, cursor.next < cursor.groups.count else { return nil }
         return cursor.groups[cursor.next].typeText
     }
@@ -203,6 +356,11 @@ public final class Unarchiver {
         return (try? ObjCType.parseGroup(text)).map { ParsedTypes.parsed(text, as: $0) }
     }
 
+    /// The types `typeString` parses to (throws `invalidValue` when it does not parse).
+    func parsedTypes(_ typeString: String) throws(CoderError) -> [ObjCType] {
+        try parsed(typeString).types
+    }
+
     private func parsed(_ typeString: String) throws(CoderError) -> ParsedTypes {
         let utf8 = typeString.utf8
         if utf8.count == 1, let letter = utf8.first, letter < 128, let entry = Self.oneLetterTypes[Int(letter)] {
@@ -229,7 +387,7 @@ public final class Unarchiver {
     /// `"iI"`), and returns its values. Throws ``CoderError`` `typeMismatch` naming the offset,
     /// the expected and the found type.
     public func decodeValues(ofObjCTypes typeString: String) throws(CoderError) -> [ArchivedValue] {
-        try takeGroup(ofObjCTypes: typeString).array
+        try streamingOrGraph({ () throws(CoderError) in try streamValues(typeString) }, { () throws(CoderError) in try takeGroup(ofObjCTypes: typeString).array })
     }
 
     /// ``decodeValues(ofObjCTypes:)``, giving the values as the group keeps them (a single value
@@ -281,6 +439,10 @@ public final class Unarchiver {
 
     /// Takes the next group, which must be a single value of type `typeString`.
     public func decodeValue(ofObjCType typeString: String) throws(CoderError) -> ArchivedValue {
+        try streamingOrGraph({ () throws(CoderError) in try streamValue(typeString) }, { () throws(CoderError) in try graphValue(typeString) })
+    }
+
+    private func graphValue(_ typeString: String) throws(CoderError) -> ArchivedValue {
         let values = try takeGroup(ofObjCTypes: typeString)
         guard values.count == 1 else {
             throw CoderError(.typeMismatch, "'\(typeString)' is not a single type")
@@ -303,6 +465,7 @@ public final class Unarchiver {
     /// The offset of the next group of the current object (or top level), if there is one.
     @usableFromInline
     var nextGroupOffset: Int? {
+        if isStreaming { return streamHasMoreGroups ? stream.reader.offset : nil }
         guard let cursor = cursors.last, cursor.next < cursor.groups.count else { return nil }
         return cursor.groups[cursor.next].offset
     }
@@ -355,7 +518,7 @@ public final class Unarchiver {
     /// Decodes the next `"@"` group: the object (typed if its class is registered, else a
     /// ``GenericObject``), or `nil`.
     public func decodeObject() throws(CoderError) -> AnyObject? {
-        try object(for: decodeValue(ofObjCType: "@"))
+        try streamingOrGraph(streamObject, { () throws(CoderError) in try graphObject(for: graphValue("@")) })
     }
 
     /// Decodes the next `"@"` group as a `T`; throws `unexpectedClass` when it is something else.
@@ -380,10 +543,14 @@ public final class Unarchiver {
 
     /// The decoded instance for an `@` value (`nil` for nil).
     public func object(for value: ArchivedValue) throws(CoderError) -> AnyObject? {
+        try streamingOrGraph({ () throws(CoderError) in throw streamNeedsGraph() }, { () throws(CoderError) in try graphObject(for: value) })
+    }
+
+    private func graphObject(for value: ArchivedValue) throws(CoderError) -> AnyObject? {
         switch value {
         case .object(let entry, _):
             guard let entry else { return nil }
-            return try object(for: entry)
+            return try graphObject(for: entry)
         case .objectSlotClass(let entry, _):
             return ClassReference(entry)
         default:
@@ -394,6 +561,10 @@ public final class Unarchiver {
     /// The decoded instance for a graph object, decoding it on first use. The instance is
     /// registered before its contents are read, so cycles resolve to it.
     public func object(for entry: ArchivedObject) throws(CoderError) -> AnyObject {
+        try streamingOrGraph({ () throws(CoderError) in throw streamNeedsGraph() }, { () throws(CoderError) in try graphObject(for: entry) })
+    }
+
+    private func graphObject(for entry: ArchivedObject) throws(CoderError) -> AnyObject {
         let id = ObjectIdentifier(entry)
         if let done = decoded[id] { return done }
         guard cursors.count <= options.limits.maximumNesting else {
@@ -416,14 +587,19 @@ public final class Unarchiver {
             lastClass = (id, known)
             return known
         }
-        let chain = entry.links
-        seenChains.append(chain)
-        let name = chain.first.map { (substituting ? classSubstitutions[$0.name] : nil) ?? $0.name } ?? ""
-        let info = (chain, registry.type(forClassName: name) ?? GenericObject.self)
+        let info = classInfo(forChain: entry.links)
         if classCache.isEmpty { classCache.reserveCapacity(Self.usualClassCount) }
         classCache[id] = info
         lastClass = (id, info)
         return info
+    }
+
+    /// The chain and decoding type of an object of class chain `chain` (noted in
+    /// ``seenChains`` for ``version(ofClass:)``).
+    func classInfo(forChain chain: [ArchiveClassLink]) -> ClassInfo {
+        seenChains.append(chain)
+        let name = chain.first.map { (substituting ? classSubstitutions[$0.name] : nil) ?? $0.name } ?? ""
+        return (chain, registry.type(forClassName: name) ?? GenericObject.self)
     }
 
     /// Room made in ``classCache`` at its first entry: a message body has about five classes,
@@ -453,7 +629,7 @@ public final class Unarchiver {
     /// more top-level groups follow (use ``decodeObject()`` repeatedly to read several roots).
     public func decodeRootObject() throws(CoderError) -> AnyObject? {
         let root = try decodeObject()
-        if cursors.count == 1, hasMoreGroups {
+        if isAtTopLevel, hasMoreGroups {
             throw CoderError(.trailingValues, at: nextGroupOffset, "values left over after the root object: \(archive.groups.count - 1) more top-level group(s)")
         }
         return root

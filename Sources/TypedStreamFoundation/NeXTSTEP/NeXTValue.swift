@@ -114,7 +114,7 @@ extension Unarchiver {
 
     /// The byte offset of the object being decoded, when known (for messages).
     var objectOffset: Int? {
-        currentObject?.sourceOffset
+        currentObjectOffset
     }
 }
 
@@ -230,7 +230,7 @@ extension Unarchiver {
     func requireVersion(of className: String, oneOf supported: [Int64]) throws(CoderError) {
         guard let version = version(ofClass: className), !supported.contains(version) else { return }
         let list = supported.map(String.init).joined(separator: ", ")
-        throw CoderError(.unsupportedVersion, at: currentObject?.sourceOffset,
+        throw CoderError(.unsupportedVersion, at: currentObjectOffset,
                          "\(className) version \(version) is not understood (supported: \(list))")
     }
 

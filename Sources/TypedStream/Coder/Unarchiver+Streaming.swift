@@ -1,0 +1,317 @@
+import ObjCTypeEncoding
+
+/// What a streaming decode keeps (see ``Unarchiver/Options/streaming``): `NSUnarchiver`'s own
+/// way of reading, straight from the bytes. A token reader stands where the next group of the
+/// object being decoded (or of the top level) starts; a codec's `decode` reads that group's
+/// values from the bytes, and `decodeObject()` on a new object decodes its contents right
+/// there, in stream order, after registering the instance under its object-table slot (so
+/// references back to it, cycles included, find it).
+///
+/// Only what codecs of well-formed archives usually ask for is streamed: values, objects and
+/// their class chains, with the type string spelled exactly as asked. Anything else — a group
+/// as graph values (`decodeGroup()`), the current graph entry, a C string, a class value, an
+/// object inside a multi-value group, another spelling of a type string, a codec that leaves
+/// groups unread, any error — marks the stream as needing the graph, and the top-level call
+/// under way is done again on the graph (``Unarchiver/switchToGraph(from:)``), from the same
+/// top-level group, with the instances decoded by earlier calls carried over by slot. Results,
+/// warnings and errors are therefore those of a decode over the graph.
+struct StreamingState {
+    /// The reader, standing at the next group or end of object.
+    var reader: TokenReader
+    /// The decoded instance per object-table slot (`nil`: a class, or not decoded).
+    var instances: [AnyObject?] = []
+    /// The class read at each class slot.
+    var classes: [StreamedClass?] = []
+    /// The C string read at each C-string slot.
+    var cStrings: [ArchivedCString?] = []
+    /// The objects being decoded, innermost last.
+    var open: [StreamedObject] = []
+    /// One past the highest object-table slot seen.
+    var slotsSeen = 0
+    /// The top-level groups taken so far.
+    var topLevelGroupsTaken = 0
+    /// Set when the stream cannot go on: the top-level call under way is done again on the graph.
+    var needsGraph = false
+
+    /// A state reading `reader`, which stands after the header.
+    init(reader: TokenReader) {
+        self.reader = reader
+        instances.reserveCapacity(TokenReader.firstTableRoom)
+        classes.reserveCapacity(TokenReader.firstTableRoom)
+        open.reserveCapacity(TokenReader.firstTableRoom)
+    }
+}
+
+/// A class read from a chain: its link and its superclass's slot.
+struct StreamedClass {
+    /// Its name and version.
+    let link: ArchiveClassLink
+    /// The slot of its superclass; `nil` for a root class.
+    var superclassSlot: Int?
+    /// Its chain and the type that decodes its objects, once worked out.
+    var info: Unarchiver.ClassInfo?
+}
+
+/// An object whose contents are being decoded.
+struct StreamedObject {
+    /// Its chain, most derived class first.
+    let chain: [ArchiveClassLink]
+    /// The offset of its `0x84`.
+    let offset: Int
+}
+
+/// Where a top-level call began, to do it again on the graph.
+struct StreamCheckpoint {
+    let topLevelGroupsTaken: Int
+    let slotsSeen: Int
+    let warningCount: Int
+    let seenChainCount: Int
+}
+
+extension Unarchiver {
+    /// The error a stream gives when it needs the graph; never seen by callers (the call is
+    /// done again on the graph).
+    private static var streamingStops: CoderError {
+        CoderError(.badContents, "the streaming decode needs the graph here")
+    }
+
+    /// Marks the stream as needing the graph and returns the error to throw.
+    func streamNeedsGraph() -> CoderError {
+        stream.needsGraph = true
+        return Self.streamingStops
+    }
+
+    /// The next token of the stream; marks the stream as needing the graph on any error or at
+    /// the end.
+    private func streamNext() throws(CoderError) -> CompactToken {
+        guard !stream.needsGraph else { throw Self.streamingStops }
+        do {
+            if let token = try stream.reader.nextCompact() { return token }
+        } catch {
+            stream.needsGraph = true
+            throw CoderError(error)
+        }
+        throw streamNeedsGraph()
+    }
+
+    /// Takes the next group's type string, which must be spelled exactly `typeString`.
+    private func streamTypeString(_ typeString: String) throws(CoderError) {
+        let token = try streamNext()
+        guard token.code == .typeString,
+              stream.reader.bytes[token.payload].sameBytes(asUTF8Of: typeString) else { throw streamNeedsGraph() }
+        if stream.open.isEmpty { stream.topLevelGroupsTaken += 1 }
+    }
+
+    /// Takes the next group, of type string `typeString`, and returns its values.
+    func streamValues(_ typeString: String) throws(CoderError) -> [ArchivedValue] {
+        let types = try parsedTypes(typeString)
+        try streamTypeString(typeString)
+        var values: [ArchivedValue] = []
+        values.reserveCapacity(types.count)
+        for type in types { values.append(try streamValue(type)) }
+        return values
+    }
+
+    /// Takes the next group, which must be the single type `typeString`, and returns its value.
+    func streamValue(_ typeString: String) throws(CoderError) -> ArchivedValue {
+        let types = try parsedTypes(typeString)
+        guard types.count == 1 else { throw streamNeedsGraph() }
+        try streamTypeString(typeString)
+        return try streamValue(types[0])
+    }
+
+    /// Reads one value of `type` (objects, classes and C strings are left to the graph).
+    private func streamValue(_ type: ObjCType) throws(CoderError) -> ArchivedValue {
+        switch type {
+        case .qualified(_, let inner):
+            return try streamValue(inner)
+        case .array(let count, let element):
+            if case .char = element.unqualified { return try streamRawBytes() }
+            if case .unsignedChar = element.unqualified { return try streamRawBytes() }
+            guard try streamNext().code == .arrayStart else { throw streamNeedsGraph() }
+            var values: [ArchivedValue] = []
+            values.reserveCapacity(count)
+            for _ in 0..<count { values.append(try streamValue(element)) }
+            guard try streamNext().code == .arrayEnd else { throw streamNeedsGraph() }
+            return .array(values)
+        case .structure(_, let fields):
+            guard try streamNext().code == .structStart else { throw streamNeedsGraph() }
+            var values: [ArchivedValue] = []
+            values.reserveCapacity(fields.count)
+            for field in fields { values.append(try streamValue(field.type)) }
+            guard try streamNext().code == .structEnd else { throw streamNeedsGraph() }
+            return .structure(values)
+        case .union:
+            return try streamRawBytes()
+        case .cString:
+            return try streamCString()
+        case .object, .classObject, .pointer, .bitfield, .void, .unknown:
+            throw streamNeedsGraph()
+        default:
+            return try streamScalar(streamNext())
+        }
+    }
+
+    /// A `*` value: a C string, one entry per slot as in the graph.
+    private func streamCString() throws(CoderError) -> ArchivedValue {
+        let token = try streamNext()
+        guard token.code == .cString else { throw streamNeedsGraph() }
+        switch token.form {
+        case .null:
+            return .cString(nil, referenceWidth: nil)
+        case .reference:
+            guard token.slot < stream.cStrings.count, let entry = stream.cStrings[token.slot] else { throw streamNeedsGraph() }
+            return .cString(entry, referenceWidth: token.width)
+        default:
+            let entry = ArchivedCString(text: stream.reader.bytes[token.payload], textDecision: Self.textDecision(token), sourceIndex: token.slot)
+            stream.cStrings.pad(toInclude: token.slot, with: nil)
+            stream.cStrings[token.slot] = entry
+            stream.slotsSeen = max(stream.slotsSeen, token.slot + 1)
+            return .cString(entry, referenceWidth: nil)
+        }
+    }
+
+    /// A `[Nc]` or union value: raw bytes.
+    private func streamRawBytes() throws(CoderError) -> ArchivedValue {
+        let token = try streamNext()
+        guard token.code == .rawBytes else { throw streamNeedsGraph() }
+        return .bytes(stream.reader.bytes[token.payload])
+    }
+
+    /// The value of a scalar token, as the graph reader makes it.
+    private func streamScalar(_ token: CompactToken) throws(CoderError) -> ArchivedValue {
+        switch token.code {
+        case .integer:
+            return .integer(token.value, width: token.width)
+        case .float:
+            let value = token.form == .ieee ? Float(bitPattern: UInt32(truncatingIfNeeded: token.value)) : Float(token.value)
+            return .float(value, form: token.form == .ieee ? .ieee : .integral(token.width))
+        case .double:
+            let value = token.form == .ieee ? Double(bitPattern: UInt64(bitPattern: token.value)) : Double(token.value)
+            return .double(value, form: token.form == .ieee ? .ieee : .integral(token.width))
+        case .byte:
+            return .byte(UInt8(truncatingIfNeeded: token.value))
+        case .unsharedString:
+            guard token.form != .null else { return .unsharedString(nil, lengthWidth: nil) }
+            return .unsharedString(stream.reader.bytes[token.payload], lengthWidth: token.width)
+        case .sharedString:
+            guard token.form != .null else { return .sharedString(nil, decision: nil) }
+            return .sharedString(stream.reader.bytes[token.payload], decision: Self.textDecision(token))
+        case .ignored:
+            return .ignored
+        default:
+            throw streamNeedsGraph()
+        }
+    }
+
+    /// How the token's shared string (its text fields) was written.
+    private static func textDecision(_ token: CompactToken) -> SharedStringDecision {
+        token.textIsReference ? .reference(index: token.textIndex, width: token.textWidth) : .literal(length: token.textWidth)
+    }
+
+    /// Takes the next `"@"` group and returns its object, decoding a new one there.
+    func streamObject() throws(CoderError) -> AnyObject? {
+        try streamTypeString("@")
+        let token = try streamNext()
+        guard token.code == .object else { throw streamNeedsGraph() }
+        switch token.form {
+        case .null:
+            return nil
+        case .reference:
+            guard token.slot < stream.instances.count, let instance = stream.instances[token.slot] else {
+                throw streamNeedsGraph()  // a class in an object slot, or an object left undecoded
+            }
+            return instance
+        default:
+            return try streamNewObject(slot: token.slot, offset: token.start)
+        }
+    }
+
+    /// Reads the class chain of the new object in `slot` (at `offset`), then decodes it.
+    private func streamNewObject(slot: Int, offset: Int) throws(CoderError) -> AnyObject {
+        guard stream.open.count < options.limits.maximumNesting else { throw streamNeedsGraph() }
+        let first = try streamClassChain()
+        stream.slotsSeen = max(stream.slotsSeen, slot + 1)
+        let (chain, type) = streamClassInfo(first)
+        let instance = type.init()
+        stream.instances.pad(toInclude: slot, with: nil)
+        stream.instances[slot] = instance
+        stream.open.append(StreamedObject(chain: chain, offset: offset))
+        defer { stream.open.removeLast() }
+        do {
+            try instance.decodeContents(with: self)
+        } catch {
+            // A codec's own error too: the graph decode gives it (or, for an unsupported
+            // version, a generic object) with the graph's offsets.
+            throw streamNeedsGraph()
+        }
+        guard try streamNext().code == .endOfObject else { throw streamNeedsGraph() }  // groups left
+        return instance
+    }
+
+    /// Reads a class chain and returns the slot of its first class.
+    private func streamClassChain() throws(CoderError) -> Int {
+        var first: Int?
+        var previous: Int?
+        while true {
+            let link = try streamNext()
+            guard link.code == .classLink else { throw streamNeedsGraph() }
+            switch link.form {
+            case .new:
+                let name = String(decoding: stream.reader.bytes[link.payload], as: UTF8.self)
+                stream.classes.pad(toInclude: link.slot, with: nil)
+                stream.classes[link.slot] = StreamedClass(link: ArchiveClassLink(name, version: link.value))
+                stream.slotsSeen = max(stream.slotsSeen, link.slot + 1)
+                if let previous { stream.classes[previous]?.superclassSlot = link.slot }
+                previous = link.slot
+                if first == nil { first = link.slot }
+                continue
+            case .reference:
+                guard link.slot < stream.classes.count, stream.classes[link.slot] != nil else { throw streamNeedsGraph() }
+                if let previous { stream.classes[previous]?.superclassSlot = link.slot }
+                if first == nil { first = link.slot }
+            default:
+                break  // nil ends the chain
+            }
+            guard let first else { throw streamNeedsGraph() }  // an object without a class
+            return first
+        }
+    }
+
+    /// The chain and decoding type of the class in `slot` (worked out once per class).
+    private func streamClassInfo(_ slot: Int) -> ClassInfo {
+        if let known = stream.classes[slot]?.info { return known }
+        var chain: [ArchiveClassLink] = []
+        var current: Int? = slot
+        // The reader refused chains that loop; the bound only keeps a bug from hanging.
+        while let index = current, let entry = stream.classes[index], chain.count <= index + 1 {
+            chain.append(entry.link)
+            current = entry.superclassSlot
+        }
+        let info = classInfo(forChain: chain)
+        stream.classes[slot]?.info = info
+        return info
+    }
+
+    /// Whether the stream's current object (or the top level) has groups left.
+    var streamHasMoreGroups: Bool {
+        guard !stream.needsGraph else { return false }
+        let offset = stream.reader.offset
+        guard offset < stream.reader.bytes.count else { return false }
+        return stream.open.isEmpty || stream.reader.bytes[offset] != HeadByte.endOfObject
+    }
+
+    /// The type string of the stream's next group, without taking it.
+    var streamPeekTypeString: String? {
+        guard streamHasMoreGroups else { return nil }
+        var probe = stream.reader
+        guard let token = try? probe.nextCompact(), token.code == .typeString else { return nil }
+        return String(decoding: probe.bytes[token.payload], as: UTF8.self)
+    }
+
+    /// Where the stream stands, for doing the call about to start again on the graph.
+    var streamCheckpoint: StreamCheckpoint {
+        StreamCheckpoint(topLevelGroupsTaken: stream.topLevelGroupsTaken, slotsSeen: stream.slotsSeen,
+                         warningCount: warnings.count, seenChainCount: seenChains.count)
+    }
+}

@@ -1,0 +1,143 @@
+import Testing
+@testable import TypedStream
+
+/// A class whose codec asks for its graph entry (``Unarchiver/currentObject``), which only the
+/// graph has: decoding one makes a streaming decode go over the graph.
+final class GraphPeeker: ArchivableObject {
+    var archiveClassChain: [ArchiveClassLink] { [ArchiveClassLink("GraphPeeker", version: 0), .nsObject] }
+    var child: Node?
+    var sawEntry = false
+    init() {}
+    func decodeContents(with decoder: Unarchiver) throws {
+        sawEntry = decoder.currentObject != nil
+        child = try decoder.decodeObject(of: Node.self)
+    }
+    func encodeContents(with encoder: Archiver) throws {
+        try encoder.encodeObject(child)
+    }
+}
+
+/// Writes a short (`"s"`); read back it asks for an int (`"i"`).
+final class ShortWriter: ArchivableObject {
+    var archiveClassChain: [ArchiveClassLink] { [ArchiveClassLink("ShortWriter", version: 0), .nsObject] }
+    var value: Int32 = 0
+    init() {}
+    func decodeContents(with decoder: Unarchiver) throws { value = try decoder.decode() }
+    func encodeContents(with encoder: Archiver) throws { try encoder.encode(Int16(truncatingIfNeeded: value)) }
+}
+
+/// The streaming decode (``Unarchiver/Options/streaming``): it reads without the graph when
+/// codecs ask only for values and objects, goes over the graph for the rest, and gives the same
+/// results, warnings and errors either way.
+struct StreamingTests {
+    static var registry: ClassRegistry {
+        var registry = CoderTests.registry
+        registry.register(GraphPeeker.self, forClassName: "GraphPeeker")
+        registry.register(ShortWriter.self, forClassName: "ShortWriter")
+        return registry
+    }
+
+    static func options(streaming: Bool, lenient: Bool = false) -> Unarchiver.Options {
+        var options = Unarchiver.Options()
+        options.streaming = streaming
+        options.lenientIntegers = lenient
+        return options
+    }
+
+    @Test func valuesAndObjectsStreamWithoutTheGraph() throws {
+        let a = Node("a"), b = Node("b")
+        a.child = b
+        b.child = a
+        b.weak = b
+        a.extra = -7
+        let bytes = try Archiver.archivedBytes(withRootObject: a)
+        let decoder = try Unarchiver(bytes: bytes, registry: Self.registry)
+        let root = try #require(try decoder.decodeRootObject() as? Node)
+        #expect(decoder.isStreaming)
+        #expect(root.label == Array("a".utf8) && root.extra == -7)
+        #expect(root.child?.child === root)
+        #expect(root.child?.weak === root.child)
+        #expect(decoder.currentObjectOffset == nil)
+    }
+
+    @Test func aCallThatNeedsTheGraphIsDoneAgainThereKeepingEarlierInstances() throws {
+        // Top level: a Node, then a GraphPeeker whose child is that same Node.
+        let shared = Node("shared")
+        let peeker = GraphPeeker()
+        peeker.child = shared
+        let encoder = Archiver()
+        try encoder.encodeObject(shared)
+        try encoder.encodeObject(peeker)
+        try encoder.encode(Int32(42))
+        let bytes = try encoder.encodedBytes()
+
+        let decoder = try Unarchiver(bytes: bytes, registry: Self.registry)
+        let first = try #require(try decoder.decodeObject() as? Node)
+        #expect(decoder.isStreaming)
+        let second = try #require(try decoder.decodeObject() as? GraphPeeker)
+        #expect(!decoder.isStreaming)
+        #expect(second.sawEntry)  // done again over the graph, where the entry exists
+        #expect(second.child === first)  // the instance decoded while streaming, found by slot
+        let last: Int32 = try decoder.decode()
+        #expect(last == 42)
+        #expect(!decoder.hasMoreGroups)
+    }
+
+    @Test func lenientConversionsAreNotedOnce() throws {
+        let object = ShortWriter()
+        object.value = 300
+        let bytes = try Archiver.archivedBytes(withRootObject: object)
+        for streaming in [true, false] {
+            let decoder = try Unarchiver(bytes: bytes, registry: Self.registry, options: Self.options(streaming: streaming, lenient: true))
+            let root = try #require(try decoder.decodeRootObject() as? ShortWriter)
+            #expect(root.value == 300)
+            #expect(decoder.warnings.count == 1, "streaming \(streaming): \(decoder.warnings)")
+        }
+        // Without leniency both throw the same error.
+        #expect(try errorText(bytes, streaming: true) == errorText(bytes, streaming: false))
+        #expect(try errorText(bytes, streaming: true)?.contains("expected type 'i', found 's'") == true)
+    }
+
+    @Test func unknownClassesAndMismatchesGiveTheGraphsResults() throws {
+        let a = Node("a"), b = Node("b")
+        a.child = b
+        let bytes = try Archiver.archivedBytes(withRootObject: a)
+        // No codec for Node: generic objects, over the graph.
+        for streaming in [true, false] {
+            let decoder = try Unarchiver(bytes: bytes, options: Self.options(streaming: streaming))
+            let root = try #require(try decoder.decodeRootObject() as? GenericObject)
+            #expect(root.archiveClassChain.first?.name == "Node")
+            #expect(root.groups.count == 4 && root.source != nil)
+        }
+        // A codec that reads the wrong type: the same error, with the same offset.
+        var wrong = ClassRegistry()
+        wrong.register(ShortWriter.self, forClassName: "Node")
+        let streamed = try errorText(bytes, streaming: true, registry: wrong)
+        #expect(streamed != nil)
+        #expect(streamed == (try errorText(bytes, streaming: false, registry: wrong)))
+    }
+
+    @Test func everyPrefixFailsAlikeStreamingOrNot() throws {
+        let a = Node("prefix"), b = Node("b")
+        a.child = b
+        b.weak = a
+        let bytes = try Archiver.archivedBytes(withRootObject: a)
+        for length in 0..<bytes.count {
+            let prefix = Array(bytes[..<length])
+            let streamed = try errorText(prefix, streaming: true)
+            #expect(streamed != nil, "prefix of \(length) bytes decoded")
+            #expect(streamed == (try errorText(prefix, streaming: false)), "prefix of \(length) bytes")
+        }
+    }
+
+    /// The error of decoding `bytes`'s root (made or decoded), or nil when it decodes.
+    func errorText(_ bytes: [UInt8], streaming: Bool, registry: ClassRegistry = StreamingTests.registry) throws -> String? {
+        do {
+            let decoder = try Unarchiver(bytes: bytes, registry: registry, options: Self.options(streaming: streaming))
+            _ = try decoder.decodeRootObject()
+            return nil
+        } catch {
+            return error.description
+        }
+    }
+}
