@@ -3,7 +3,8 @@
 //
 // Properties: nothing traps; whatever ArchiveReader accepts, ArchiveWriter writes back to the
 // same bytes (the graph loses nothing); the unarchiver with every Foundation, AppKit and
-// NeXTSTEP codec either decodes every top-level item or throws; the graph of an archive is
+// NeXTSTEP codec either decodes every top-level item or throws, and its streaming decode from
+// the bytes gives the same objects or the same error; the graph of an archive is
 // freed with it, cycles included (LeakSanitizer checks).
 //
 // Typed objects in a cycle (an NSArray that contains itself) are Swift reference cycles that
@@ -64,9 +65,31 @@ public func unarchiverFuzzTarget(_ start: UnsafeRawPointer?, _ count: Int) -> CI
     }
     guard !hasObjectCycle(archive) else { return 0 }
     let unarchiver = Unarchiver(archive: archive, registry: .foundation)
+    let graphed = Result { () throws(CoderError) in try reencoded(unarchiver.decodeTopLevelItems(), header: archive.header) }
     if let items = try? unarchiver.decodeTopLevelItems() {
         // Natural values walk every typed object (depth-limited).
         for case .object(let object) in items { _ = naturalValue(of: object) }
     }
+    // The streaming decode gives what the graph decode gives: the same objects (re-encoded to
+    // the same bytes) or the same error.
+    let streamed = Result { () throws(CoderError) in
+        let decoder = try Unarchiver(bytes: bytes, registry: .foundation)
+        return try reencoded(decoder.decodeTopLevelItems(), header: archive.header)
+    }
+    switch (streamed, graphed) {
+    case (.success(let a), .success(let b)):
+        if a != b { fatalError("streaming and graph decodes re-encode differently") }
+    case (.failure(let a), .failure(let b)):
+        if a.description != b.description { fatalError("streaming and graph decodes fail differently: \(a) / \(b)") }
+    default:
+        fatalError("streaming and graph decodes disagree: \(streamed) / \(graphed)")
+    }
     return 0
+}
+
+/// `items` written again by the archiver.
+func reencoded(_ items: [TopLevelItem], header: StreamHeader) throws(CoderError) -> [UInt8] {
+    let encoder = Archiver(header: header)
+    try encoder.encodeTopLevelItems(items)
+    return try encoder.encodedBytes()
 }

@@ -182,7 +182,8 @@ CASES = [
     ("trunc-v3-instance-size.bin", "truncated", 23, "streamer 3: untyped object whose instance-size int is missing", b"\x03" + H[1:] + b"\x84\x84" + lit("A") + b"\x00\x85"),
     # --- accepted at the wire level -------------------------------------------------------
     ("utf8-invalid-plus.bin", "ok", None, "counted bytes (+) 'C3 28' are invalid UTF-8: the wire layer keeps raw bytes; the string codec reports it", H + lit("+") + b"\x02\xc3\x28"),
-    ("v3-unparsable-type-string-reused.bin", "ok", None, "streamer 3: an 8 000-byte class name that does not parse as types, then 8 000 one-byte groups that refer to it and are read as object references; decodes (each probe of the text is remembered: it once took seconds)", v3_quadratic(8000)),
+    ("v3-unparsable-type-string-reused.bin", "limitExceeded", 18, "streamer 3: an 8 000-byte class name that does not parse as types, then 8 000 one-byte groups that refer to it and are read as object references; refused at the name, longer than maximumClassNameLength 256 (it decoded once: each probe of the text is remembered, which once took seconds)", v3_quadratic(8000)),
+    ("v3-unparsable-type-string-reused-256.bin", "ok", None, "streamer 3: the same with a 256-byte class name (the limit) and 256 groups that refer to it; decodes", v3_quadratic(256)),
     # --- limits and leftovers -------------------------------------------------------------
     ("nesting-10000-objects.bin", "limitExceeded", 792, "10 000 objects each inside the one before; the 257th exceeds maximumNesting 256", nested_objects(10000)),
     ("trailing-end-of-object.bin", "unexpectedHeadByte", 34, "complete root object, then a stray 0x86: a new group cannot start with end of object", nsobject_root() + b"\x86"),
@@ -196,6 +197,7 @@ FUZZ_FINDS = [
     ("fuzz-unarchiver-0460f6477f46", "ok", None, "unarchiver find (leak): a # value whose class A is its own superclass made a cycle of ArchivedClass objects that was never freed; fixed: ArchiveReader refuses the loop (classChainLoop at 0x18); FuzzFindsTests replays it at the graph level"),
     ("fuzz-unarchiver-c8eb8aea13d9", "ok", None, "unarchiver find (leak): an NSMutableArray that contains itself — legal (like Samples/cycle.typedstream), but the graph's cycle was never freed; fixed: an Archive owns its objects and empties them when it goes away (typed cycles stay the caller's, as in Objective-C)"),
     ("fuzz-objctype-517e6f3e4675", "badHeader", 0, "objctype find: an array with several members ('[3irr…^^…+…i]') parsed at the nesting limit, but its canonical print wraps the members in a struct ('[3{…}]') one level deeper, which did not parse; fixed: that struct counts toward the limit. Not an archive, so refused at its first byte"),
+    ("fuzz-unarchiver-8aec486c90ae", "limitExceeded", 18, "unarchiver find (timeout): a mutation of v3-unparsable-type-string-reused.bin, whose 7 950 objects of one 8 000-byte class (mostly invalid UTF-8) took seconds to name and to re-encode — each object's class name was made into text and hashed again (the tree view, the archiver); fixed: DecodingLimits.maximumClassNameLength (256) refuses the name"),
     ("fuzz-objctype-35ee9c23bf5a", "badHeader", 0, "objctype find: the type string '<ffffffffi}>' parsed as a struct named 'ffffffffi}' whose canonical print '{ffffffffi}=}' did not parse; fixed: '}' ends a name. Not an archive, so refused at its first byte; FuzzFindsTests replays the grammar property"),
 ]
 

@@ -50,6 +50,14 @@ struct DecodingLimitsTests {
         Self.expectRefused(mixed, limits, at: 26 + 14)  // the inner struct, after the type string
     }
 
+    @Test func maximumClassNameLength() {
+        // Object #0 at 19, its class link at 20, the name's literal at 21.
+        let named = Self.header + Self.literal("@") + [0x84, 0x84] + Self.literal("ABCDE") + [0x00, 0x85, 0x86]
+        Self.expectAccepted(named, Self.limits { $0.maximumClassNameLength = 5 })
+        Self.expectRefused(named, Self.limits { $0.maximumClassNameLength = 4 }, at: 21)
+        #expect(DecodingLimits.default.maximumClassNameLength == 256)
+    }
+
     @Test func maximumTypeNesting() {
         let limits = Self.limits { $0.maximumTypeNesting = 3 }
         Self.expectAccepted(Self.header + Self.literal("[1[1i]]") + [0x05], limits)

@@ -283,8 +283,9 @@ extension Unarchiver {
         if let known = stream.classes[slot]?.info { return known }
         var chain: [ArchiveClassLink] = []
         var current: Int? = slot
-        // The reader refused chains that loop; the bound only keeps a bug from hanging.
-        while let index = current, let entry = stream.classes[index], chain.count <= index + 1 {
+        // The index refused chains that loop; the bound (a chain has each class once) only
+        // keeps a bug from hanging.
+        while let index = current, let entry = stream.classes[index], chain.count < stream.classes.count {
             chain.append(entry.link)
             current = entry.superclassSlot
         }
@@ -307,6 +308,12 @@ extension Unarchiver {
         var probe = stream.reader
         guard let token = try? probe.nextCompact(), token.code == .typeString else { return nil }
         return String(decoding: probe.bytes[token.payload], as: UTF8.self)
+    }
+
+    /// Forgets the decoding types worked out for the classes read (the class substitutions
+    /// changed).
+    func forgetStreamedClassTypes() {
+        for slot in stream.classes.indices { stream.classes[slot]?.info = nil }
     }
 
     /// Where the stream stands, for doing the call about to start again on the graph.

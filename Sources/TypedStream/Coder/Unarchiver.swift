@@ -71,6 +71,7 @@ public final class Unarchiver {
         didSet {
             classCache = [:]
             lastClass = nil
+            forgetStreamedClassTypes()
             substituting = !classSubstitutions.isEmpty
         }
     }
@@ -121,25 +122,21 @@ public final class Unarchiver {
         self.registry = registry
         self.options = options
         self.source = bytes
-        if options.streaming, bytes.first == 4 {
-            // The whole archive is read and checked first, as for the graph, so bad bytes
-            // throw here either way; its tokens are then read again as codecs ask for them.
-            let index: ArchiveIndex
-            do {
-                index = try ArchiveIndex(bytes: bytes, limits: options.limits, compiled: &compiled)
-            } catch {
-                // The graph reader's error, which may say more than the index's.
-                var again = compiled
-                do { _ = try ArchiveReader.read(bytes, limits: options.limits, compiled: &again) } catch { throw CoderError(error) }
-                throw CoderError(error)
-            }
+        // A streamer-4 archive is read and checked whole first (as for the graph, so bad bytes
+        // throw here either way), then its tokens are read again as codecs ask for them. Where
+        // the index refuses what the graph reader takes (an input over 4 GiB) the graph is used,
+        // and where both refuse, the graph reader's error is the one thrown.
+        var streamed: (header: StreamHeader, reader: TokenReader)?
+        if options.streaming, bytes.first == 4, let index = try? ArchiveIndex(bytes: bytes, limits: options.limits, compiled: &compiled) {
             var reader = TokenReader(bytes: bytes, limits: options.limits, compiled: compiled)
-            do { _ = try reader.nextCompact() } catch { throw CoderError(error) }  // the header
-            header = index.header
+            if (try? reader.nextCompact()) != nil { streamed = (index.header, reader) }  // the header
+        }
+        if let streamed {
+            header = streamed.header
             compiledForGraph = compiled
             graph = nil
             isStreaming = true
-            stream = StreamingState(reader: reader)
+            stream = StreamingState(reader: streamed.reader)
             cursors = []
         } else {
             let archive: Archive

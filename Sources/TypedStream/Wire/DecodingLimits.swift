@@ -16,6 +16,10 @@ public struct DecodingLimits: Hashable, Sendable {
     /// second bound a few bytes (`[60000[60000!]]`, or a type string of many `!` used by many
     /// groups) could yield billions of tokens.
     public var maximumEmptyElementArray: Int = 1 << 16
+    /// Longest class name accepted, in bytes. Default 256 (Apple's and NeXT's class names are
+    /// far shorter). Tools name an object's class once per object, so a hostile archive of
+    /// many objects of one enormous class name would cost its length once per object.
+    public var maximumClassNameLength: Int = 256
     /// Largest input accepted, in bytes. Default 2 GiB. A larger input is refused before
     /// anything is read, with `limitExceeded` at offset 0.
     public var maximumInputSize: Int = 1 << 31

@@ -313,6 +313,7 @@ extension TokenReader {
                 token.form = .null
             case HeadByte.new:
                 guard try walkSharedString(&cursor, into: &token, allowNil: false),
+                      token.payloadEnd - token.payloadStart <= limits.maximumClassNameLength,
                       let versionHead = cursor.next(),
                       let version = cursor.integer(head: versionHead, allowInt32: true, allowInt64: false)
                 else { throw firstError(foundNear: start) }

@@ -757,6 +757,9 @@ public struct TokenReader: Sendable {
             token.form = .null
         case HeadByte.new:
             _ = try readSharedString(into: &token, what: "a class name", allowNil: false)
+            guard token.payloadEnd - token.payloadStart <= limits.maximumClassNameLength else {
+                throw WireError(.limitExceeded, at: start + 1, "class name of \(token.payloadEnd - token.payloadStart) bytes, longer than the limit of \(limits.maximumClassNameLength)")
+            }
             let versionStart = offset
             let versionHead = try readByte("a class version")
             let version = try readInteger(head: versionHead, at: versionStart, what: "a class version", allowInt64: false)
