@@ -9,6 +9,24 @@ struct FuzzFindsTests {
     static let finds: [String] = (try? RobustnessSupport.names(in: RobustnessSupport.malformedDirectory))?
         .filter { $0.hasPrefix("fuzz-") } ?? []
 
+    /// A generic object whose class chain names one class twice (three classes named
+    /// `PrintNSOb`, each the superclass of the one before): the archiver shares class entries by
+    /// name, so the class became its own superclass — a reference cycle never freed (the fuzz
+    /// target's leak) and a chain no reader takes. It refuses the chain instead.
+    @Test func aChainNamingAClassTwiceIsRefusedByTheArchiver() throws {
+        let bytes = try RobustnessSupport.read(RobustnessSupport.malformedDirectory + "/fuzz-unarchiver-528316f63c76")
+        let decoder = try Unarchiver(bytes: bytes)
+        #expect(throws: CoderError.self) {
+            while decoder.hasMoreGroups {
+                if decoder.peekTypeString() == "@" {
+                    _ = try Archiver.archivedBytes(withRootObject: decoder.decodeObject())
+                } else {
+                    _ = try decoder.decodeGroup()
+                }
+            }
+        }
+    }
+
     @Test(arguments: finds)
     func find(_ name: String) throws {
         let bytes = try RobustnessSupport.read(RobustnessSupport.malformedDirectory + "/" + name)
@@ -55,6 +73,18 @@ struct FuzzFindsTests {
         } catch {
             #expect(error.offset >= 0 && error.offset <= bytes.count && !error.reason.isEmpty, "\(name): \(error)")
         }
+        // Streaming and graph decodes agree: the same root written again, or the same error.
+        let outcomes = [true, false].map { streaming -> String in
+            var options = Unarchiver.Options()
+            options.streaming = streaming
+            do {
+                let root = try Unarchiver(bytes: bytes, options: options).decodeRootObject()
+                return "bytes \(try Archiver.archivedBytes(withRootObject: root))"
+            } catch {
+                return "error \(error)"
+            }
+        }
+        #expect(outcomes[0] == outcomes[1], "\(name): streaming \(outcomes[0]), graph \(outcomes[1])")
     }
 
     /// A group string that parses prints canonically, and the print parses to the same types

@@ -160,14 +160,14 @@ public final class Archiver {
         let id = ObjectIdentifier(object)
         if let existing = objects[id] { return .object(existing, referenceWidth: nil) }
         if let reference = object as? ClassReference, let entry = reference.entry {
-            return .objectSlotClass(classEntry(for: entry), referenceWidth: nil)
+            return .objectSlotClass(try classEntry(for: entry), referenceWidth: nil)
         }
         guard let archivable = object as? ArchivableObject else {
             throw CoderError(.invalidValue, "\(type(of: object)) is not an ArchivableObject")
         }
         let chain = archivable.archiveClassChain
         guard !chain.isEmpty else { throw CoderError(.invalidValue, "\(type(of: object)) has an empty class chain") }
-        let entry = ArchivedObject(archivedClass: classEntry(for: chain[...]))
+        let entry = ArchivedObject(archivedClass: try classEntry(for: chain[...]))
         objects[id] = entry
         retained.append(object)
         reached.insert(id)
@@ -188,19 +188,33 @@ public final class Archiver {
         return .object(entry, referenceWidth: nil)
     }
 
-    /// The class entry for a chain, shared by class name.
-    private func classEntry(for chain: ArraySlice<ArchiveClassLink>) -> ArchivedClass {
+    /// The class entry for a chain, shared by class name. Throws `invalidValue` for a chain
+    /// that names a class twice (possible only in a chain read from a hostile archive): entries
+    /// are shared by name, so the class would become its own superclass — an archive no reader
+    /// takes, and a reference cycle never freed.
+    private func classEntry(for chain: ArraySlice<ArchiveClassLink>) throws(CoderError) -> ArchivedClass {
+        if let first = chain.first, let existing = classes[classNameSubstitutions[first.name] ?? first.name] { return existing }
+        // A class met for the first time: its chain is checked once.
+        let names = chain.map { classNameSubstitutions[$0.name] ?? $0.name }
+        guard Set(names).count == names.count else {
+            throw CoderError(.invalidValue, "the class chain \(names.joined(separator: " : ")) names a class twice")
+        }
+        return sharedClassEntry(for: chain)
+    }
+
+    /// ``classEntry(for:)-(ArraySlice<ArchiveClassLink>)`` for a chain of distinct names.
+    private func sharedClassEntry(for chain: ArraySlice<ArchiveClassLink>) -> ArchivedClass {
         guard let first = chain.first else { return ArchivedClass(name: [], version: 0) }
         let name = classNameSubstitutions[first.name] ?? first.name
         if let existing = classes[name] { return existing }
         let entry = ArchivedClass(name: Array(name.utf8), version: first.version)
         classes[name] = entry
-        entry.superclass = chain.count > 1 ? classEntry(for: chain.dropFirst()) : nil
+        entry.superclass = chain.count > 1 ? sharedClassEntry(for: chain.dropFirst()) : nil
         return entry
     }
 
-    private func classEntry(for source: ArchivedClass) -> ArchivedClass {
-        classEntry(for: source.links[...])
+    private func classEntry(for source: ArchivedClass) throws(CoderError) -> ArchivedClass {
+        try classEntry(for: source.links[...])
     }
 
     /// Appends a group read from another archive (used by ``GenericObject``): values keep their
@@ -221,9 +235,9 @@ public final class Archiver {
             }
             return try archivedValue(for: instance)
         case .objectSlotClass(let entry, _):
-            return .objectSlotClass(classEntry(for: entry), referenceWidth: nil)
+            return .objectSlotClass(try classEntry(for: entry), referenceWidth: nil)
         case .classObject(let entry, _):
-            return .classObject(entry.map(classEntry(for:)), referenceWidth: nil)
+            return .classObject(try entry.map { (entry) throws(CoderError) in try classEntry(for: entry) }, referenceWidth: nil)
         case .cString(let entry, _):
             return .cString(entry.map { cString($0.text) }, referenceWidth: nil)
         case .sharedString(let text, _):

@@ -7,6 +7,10 @@ import ObjCTypeEncoding
 /// different order than encoding — the call throws ``CoderError`` with the offset, the type
 /// expected and the type found, instead of silently misreading.
 ///
+/// Made from bytes, it reads and checks the whole archive first, then decodes straight from the
+/// bytes as codecs ask, making the editable graph only when something asks for graph values
+/// (see ``Options/streaming``).
+///
 /// ```swift
 /// let decoder = try Unarchiver(bytes: archive, registry: myClasses)
 /// let root = try decoder.decodeRootObject()
@@ -101,16 +105,17 @@ public final class Unarchiver {
     /// class often come in a row).
     @exclusivity(unchecked) private var lastClass: (id: ObjectIdentifier, info: ClassInfo)?
 
-    /// Decodes `bytes` into a graph and prepares to read its top-level groups.
-    /// Throws ``CoderError`` (code `malformed`) on bad bytes.
+    /// Reads and checks `bytes` and prepares to decode its top-level groups (streaming from the
+    /// bytes, or over the graph: see ``Options/streaming``). Throws ``CoderError`` (code
+    /// `malformed`) on bad bytes.
     public convenience init(bytes: [UInt8], registry: ClassRegistry = ClassRegistry(), options: Options = Options()) throws(CoderError) {
         var compiled = CompiledTypeStrings()
         try self.init(bytes: bytes, registry: registry, options: options, compiled: &compiled)
     }
 
-    /// Decodes `bytes` into a graph, starting with the type strings in `compiled` and adding
-    /// those it compiles (see ``CompiledTypeStrings``): the way to decode many small archives,
-    /// such as message bodies, one after another.
+    /// Reads and checks `bytes` as ``init(bytes:registry:options:)`` does, starting with the
+    /// type strings in `compiled` and adding those it compiles (see ``CompiledTypeStrings``):
+    /// the way to decode many small archives, such as message bodies, one after another.
     ///
     /// ```swift
     /// var compiled = CompiledTypeStrings()
