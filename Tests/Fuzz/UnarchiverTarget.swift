@@ -65,11 +65,12 @@ public func unarchiverFuzzTarget(_ start: UnsafeRawPointer?, _ count: Int) -> CI
     }
     guard !hasObjectCycle(archive) else { return 0 }
     let unarchiver = Unarchiver(archive: archive, registry: .foundation)
-    let graphed = Result { () throws(CoderError) in try reencoded(unarchiver.decodeTopLevelItems(), header: archive.header) }
-    if let items = try? unarchiver.decodeTopLevelItems() {
+    let decoded = Result { () throws(CoderError) in try unarchiver.decodeTopLevelItems() }
+    if case .success(let items) = decoded {
         // Natural values walk every typed object (depth-limited).
         for case .object(let object) in items { _ = naturalValue(of: object) }
     }
+    let graphed = decoded.flatMap { items in Result { () throws(CoderError) in try reencoded(items, header: archive.header) } }
     // The streaming decode gives what the graph decode gives: the same objects (re-encoded to
     // the same bytes) or the same error.
     let streamed = Result { () throws(CoderError) in
