@@ -189,7 +189,7 @@ public enum ArchiveReader {
         /// `types`: the head made last for that shared string if it was written the same way,
         /// else a new one, kept for the groups to come.
         mutating func head(for token: CompactToken, types: [ObjCType]) -> GroupHead {
-            let decision = Self.decision(token)
+            let decision = token.textDecision
             let index = token.textIndex
             if index < heads.count, let known = heads[index], known.decision == decision { return known }
             let made = GroupHead(typeString: payload(token), types: types, decision: decision)
@@ -226,11 +226,6 @@ public enum ArchiveReader {
             slots.append(slot)
         }
 
-        /// How the token's shared string (its text fields) was written.
-        static func decision(_ token: CompactToken) -> SharedStringDecision {
-            token.textIsReference ? .reference(index: token.textIndex, width: token.textWidth) : .literal(length: token.textWidth)
-        }
-
         /// The token's payload: its text or raw bytes, a slice of the input.
         func payload(_ token: CompactToken) -> ArraySlice<UInt8> { bytes[token.payload] }
 
@@ -245,30 +240,9 @@ public enum ArchiveReader {
             case .untypedGroup:
                 try closeGroupIfOpen()
                 openGroup(head: Self.untypedHead, at: token.start)
-            case .integer:
-                try append(.integer(token.value, width: token.width), token)
-            case .float:
-                let value = token.form == .ieee ? Float(bitPattern: UInt32(truncatingIfNeeded: token.value)) : Float(token.value)
-                try append(.float(value, form: token.form == .ieee ? .ieee : .integral(token.width)), token)
-            case .double:
-                let value = token.form == .ieee ? Double(bitPattern: UInt64(bitPattern: token.value)) : Double(token.value)
-                try append(.double(value, form: token.form == .ieee ? .ieee : .integral(token.width)), token)
-            case .byte:
-                try append(.byte(UInt8(truncatingIfNeeded: token.value)), token)
-            case .rawBytes:
-                try append(.bytes(payload(token)), token)
-            case .unsharedString:
-                if token.form == .null {
-                    try append(.unsharedString(nil, lengthWidth: nil), token)
-                } else {
-                    try append(.unsharedString(payload(token), lengthWidth: token.width), token)
-                }
-            case .sharedString:
-                if token.form == .null {
-                    try append(.sharedString(nil, decision: nil), token)
-                } else {
-                    try append(.sharedString(payload(token), decision: Self.decision(token)), token)
-                }
+            case .integer, .float, .double, .byte, .rawBytes, .unsharedString, .sharedString, .ignored:
+                guard let value = ArchivedValue(plainToken: token, in: bytes) else { throw fail(token, "a value token without a value") }
+                try append(value, token)
             case .cString:
                 switch token.form {
                 case .null:
@@ -279,7 +253,7 @@ public enum ArchiveReader {
                     }
                     try append(.cString(entry, referenceWidth: token.width), token)
                 default:
-                    let entry = ArchivedCString(text: payload(token), textDecision: Self.decision(token), sourceIndex: token.slot)
+                    let entry = ArchivedCString(text: payload(token), textDecision: token.textDecision, sourceIndex: token.slot)
                     try newSlot(.cString(entry), index: token.slot, token)
                     try append(.cString(entry, referenceWidth: nil), token)
                 }
@@ -328,8 +302,6 @@ public enum ArchiveReader {
                 try closeList(.array, token, into: ArchivedValue.array)
             case .structEnd:
                 try closeList(.structure, token, into: ArchivedValue.structure)
-            case .ignored:
-                try append(.ignored, token)
             }
         }
 
@@ -349,7 +321,7 @@ public enum ArchiveReader {
                 width = token.width
             default:
                 try newSlot(.pending, index: token.slot, token)
-                pendingClasses.append(PendingClass(name: payload(token), nameDecision: Self.decision(token), version: token.value, versionWidth: token.width, slot: token.slot))
+                pendingClasses.append(PendingClass(name: payload(token), nameDecision: token.textDecision, version: token.value, versionWidth: token.width, slot: token.slot))
                 if open.last != .objectChain, open.last != .classValue { open.append(.classValue) }  // a `#` value's chain
                 return
             }

@@ -26,8 +26,6 @@ struct StreamingState {
     var cStrings: [ArchivedCString?] = []
     /// The objects being decoded, innermost last.
     var open: [StreamedObject] = []
-    /// One past the highest object-table slot seen.
-    var slotsSeen = 0
     /// The top-level groups taken so far.
     var topLevelGroupsTaken = 0
     /// Set when the stream cannot go on: the top-level call under way is done again on the graph.
@@ -63,7 +61,8 @@ struct StreamedObject {
 /// Where a top-level call began, to do it again on the graph.
 struct StreamCheckpoint {
     let topLevelGroupsTaken: Int
-    let slotsSeen: Int
+    /// The object-table slots read before the call (the reader's next slot then).
+    let slotsRead: Int
     let warningCount: Int
     let seenChainCount: Int
 }
@@ -163,10 +162,9 @@ extension Unarchiver {
             guard token.slot < stream.cStrings.count, let entry = stream.cStrings[token.slot] else { throw streamNeedsGraph() }
             return .cString(entry, referenceWidth: token.width)
         default:
-            let entry = ArchivedCString(text: stream.reader.bytes[token.payload], textDecision: Self.textDecision(token), sourceIndex: token.slot)
+            let entry = ArchivedCString(text: stream.reader.bytes[token.payload], textDecision: token.textDecision, sourceIndex: token.slot)
             stream.cStrings.pad(toInclude: token.slot, with: nil)
             stream.cStrings[token.slot] = entry
-            stream.slotsSeen = max(stream.slotsSeen, token.slot + 1)
             return .cString(entry, referenceWidth: nil)
         }
     }
@@ -180,33 +178,8 @@ extension Unarchiver {
 
     /// The value of a scalar token, as the graph reader makes it.
     private func streamScalar(_ token: CompactToken) throws(CoderError) -> ArchivedValue {
-        switch token.code {
-        case .integer:
-            return .integer(token.value, width: token.width)
-        case .float:
-            let value = token.form == .ieee ? Float(bitPattern: UInt32(truncatingIfNeeded: token.value)) : Float(token.value)
-            return .float(value, form: token.form == .ieee ? .ieee : .integral(token.width))
-        case .double:
-            let value = token.form == .ieee ? Double(bitPattern: UInt64(bitPattern: token.value)) : Double(token.value)
-            return .double(value, form: token.form == .ieee ? .ieee : .integral(token.width))
-        case .byte:
-            return .byte(UInt8(truncatingIfNeeded: token.value))
-        case .unsharedString:
-            guard token.form != .null else { return .unsharedString(nil, lengthWidth: nil) }
-            return .unsharedString(stream.reader.bytes[token.payload], lengthWidth: token.width)
-        case .sharedString:
-            guard token.form != .null else { return .sharedString(nil, decision: nil) }
-            return .sharedString(stream.reader.bytes[token.payload], decision: Self.textDecision(token))
-        case .ignored:
-            return .ignored
-        default:
-            throw streamNeedsGraph()
-        }
-    }
-
-    /// How the token's shared string (its text fields) was written.
-    private static func textDecision(_ token: CompactToken) -> SharedStringDecision {
-        token.textIsReference ? .reference(index: token.textIndex, width: token.textWidth) : .literal(length: token.textWidth)
+        guard token.code != .rawBytes, let value = ArchivedValue(plainToken: token, in: stream.reader.bytes) else { throw streamNeedsGraph() }
+        return value
     }
 
     /// Takes the next `"@"` group and returns its object, decoding a new one there.
@@ -231,7 +204,6 @@ extension Unarchiver {
     private func streamNewObject(slot: Int, offset: Int) throws(CoderError) -> AnyObject {
         guard stream.open.count < options.limits.maximumNesting else { throw streamNeedsGraph() }
         let first = try streamClassChain()
-        stream.slotsSeen = max(stream.slotsSeen, slot + 1)
         let (chain, type) = streamClassInfo(first)
         let instance = type.init()
         stream.instances.pad(toInclude: slot, with: nil)
@@ -261,7 +233,6 @@ extension Unarchiver {
                 let name = String(decoding: stream.reader.bytes[link.payload], as: UTF8.self)
                 stream.classes.pad(toInclude: link.slot, with: nil)
                 stream.classes[link.slot] = StreamedClass(link: ArchiveClassLink(name, version: link.value))
-                stream.slotsSeen = max(stream.slotsSeen, link.slot + 1)
                 if let previous { stream.classes[previous]?.superclassSlot = link.slot }
                 previous = link.slot
                 if first == nil { first = link.slot }
@@ -318,7 +289,7 @@ extension Unarchiver {
 
     /// Where the stream stands, for doing the call about to start again on the graph.
     var streamCheckpoint: StreamCheckpoint {
-        StreamCheckpoint(topLevelGroupsTaken: stream.topLevelGroupsTaken, slotsSeen: stream.slotsSeen,
+        StreamCheckpoint(topLevelGroupsTaken: stream.topLevelGroupsTaken, slotsRead: stream.reader.nextSlot,
                          warningCount: warnings.count, seenChainCount: seenChains.count)
     }
 }

@@ -264,7 +264,7 @@ public final class Unarchiver {
         let instances = stream.instances
         if let owner = archive.ownedObjects {
             for entry in owner.objects {
-                if let slot = entry.sourceIndex, slot < checkpoint.slotsSeen, slot < instances.count, let instance = instances[slot] {
+                if let slot = entry.sourceIndex, slot < checkpoint.slotsRead, slot < instances.count, let instance = instances[slot] {
                     decoded.set(instance, for: ObjectIdentifier(entry))
                 }
             }
