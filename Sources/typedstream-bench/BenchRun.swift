@@ -16,7 +16,7 @@ struct BenchRun {
         var lines = ["# typedstream-bench", ""]
         lines += Machine.summary().map { "- " + $0 }
         lines.append("- command: `typedstream-bench \(CommandLine.arguments.dropFirst().joined(separator: " "))`")
-        lines.append("- runs: median of \(options.runs) after \(options.warmup) warm-up run(s); each phase in its own child process; seed \(options.seed)")
+        lines.append("- runs: median of \(options.runs) after \(options.warmup) warm-up run(s); each phase in its own child process, measured in \(options.processes) such children one after the other, the one with the lowest median CPU time kept; seed \(options.seed)")
         lines.append("")
 
         try FileManager.default.createDirectory(atPath: options.inputsFolder, withIntermediateDirectories: true)
@@ -84,7 +84,7 @@ struct BenchRun {
         for input in inputs {
             for phase in options.phases {
                 progress("measuring \(input.kind.rawValue) \(input.sizeLabel) \(phase.rawValue)…")
-                let result = try ChildProcess.measure(phase, input, runs: options.runs, warmup: options.warmup)
+                let result = try ChildProcess.measure(phase, input, runs: options.runs, warmup: options.warmup, processes: options.processes)
                 if baselines[input.path] == nil { baselines[input.path] = result.baselineKB }
                 var row = ReportRow(kind: input.kind.rawValue, size: input.sizeLabel, phase: phase.rawValue,
                                     result: result, bytes: input.totalBytes, objects: input.objects)

@@ -5,6 +5,8 @@ struct Options {
     var sizes: [Double] = [1, 10, 50]
     var runs = 5
     var warmup = 1
+    /// Child processes per measurement; the fastest is kept (see `ChildProcess.measure`).
+    var processes = 2
     var quick = false
     var kinds: [InputKind] = InputKind.allCases
     var phases: [Phase] = Phase.allCases
@@ -29,7 +31,11 @@ struct Options {
       --sizes LIST        Input sizes in MB (10^6 bytes), comma-separated (default 1,10,50).
       --runs N            Timed runs per measurement; the median is reported (default 5).
       --warmup N          Untimed runs before them (default 1).
-      --quick             Fast smoke: sizes 1, 1 run, no warm-up, 5 000 blobs, 100 peer blobs.
+      --processes N       Child processes per measurement, one after the other; the one
+                          with the lowest median CPU time is kept (default 2; an occasional
+                          whole process runs at half speed on shared machines).
+      --quick             Fast smoke: sizes 1, 1 run, no warm-up, one process, 5 000 blobs,
+                          100 peer blobs.
       --kinds LIST        Any of strings,dicts,attributed,data,models,blobs (default all).
       --phases LIST       Any of scan,bare,index,index-write,graph,typed,natural,encode,verify
                           (default all).
@@ -48,7 +54,7 @@ struct Options {
     static func parse(_ arguments: [String]) throws -> Options {
         var options = Options()
         var explicitSizes = false, explicitRuns = false, explicitWarmup = false
-        var explicitBlobs = false, explicitPeerBlobs = false
+        var explicitBlobs = false, explicitPeerBlobs = false, explicitProcesses = false
         var index = 0
         func value(_ name: String) throws -> String {
             index += 1
@@ -76,6 +82,9 @@ struct Options {
             case "--runs":
                 options.runs = max(1, try number(argument))
                 explicitRuns = true
+            case "--processes":
+                options.processes = max(1, try number(argument))
+                explicitProcesses = true
             case "--warmup":
                 options.warmup = try number(argument)
                 explicitWarmup = true
@@ -116,6 +125,7 @@ struct Options {
             if !explicitWarmup { options.warmup = 0 }
             if !explicitBlobs { options.blobCount = 5_000 }
             if !explicitPeerBlobs { options.peerBlobSample = 100 }
+            if !explicitProcesses { options.processes = 1 }
         }
         return options
     }
