@@ -131,6 +131,25 @@ struct TokenWriterTests {
         #expect(second.bytes == common + [0x07] + literalBytes("+") + [0x82] + fixed(UInt64(text.count), 4, .little) + text)
     }
 
+    @Test("Texts of every length around the writer's short-copy and growth steps keep every byte, in both byte orders")
+    func textLengths() throws {
+        let lengths = [0, 1, 7, 8, 15, 16, 17, 31, 32, 33, 200, 255, 256, 257, 1000, 40_000]
+        for order in [ByteOrder.little, .big] {
+            var writer = TokenWriter()
+            try writer.write(.header(StreamHeader(streamerVersion: 4, byteOrder: order, systemVersion: .archiverChoice(1000))))
+            try writer.write(.typeString(lit(0, "+")))
+            var expected = headerBytes(order) + literalBytes("+")
+            for (index, length) in lengths.enumerated() {
+                let text = (0..<length).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ index) }
+                let width = IntegerWidth.archiverChoice(for: Int64(length))
+                try writer.write(.unsharedString(raw(text), length: width))
+                expected += intBytes(Int64(length), order) + text
+                #expect(writer.count == expected.count, "\(order) after \(length)")
+            }
+            #expect(writer.bytes == expected, "\(order)")
+        }
+    }
+
     @Test("A plain-data token whose payload lies outside its source is refused, not trapped")
     func payloadOutsideSource() throws {
         var writer = TokenWriter()

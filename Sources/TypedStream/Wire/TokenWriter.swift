@@ -12,10 +12,11 @@
 /// let archive = writer.bytes
 /// ```
 public struct TokenWriter {
-    /// The bytes written so far.
-    public private(set) var bytes: [UInt8] = []
+    /// The bytes written so far (a copy, made on each use).
+    public var bytes: [UInt8] { output.array }
     /// The number of bytes written so far.
-    public var count: Int { bytes.count }
+    public var count: Int { output.count }
+    private var output: OutputBytes
     /// The byte order of payloads, set by the header token.
     public private(set) var byteOrder: ByteOrder = .little
     private var sharedStringCount = 0
@@ -24,7 +25,7 @@ public struct TokenWriter {
 
     /// Creates an empty writer; `capacity` reserves room for the output.
     public init(capacity: Int = 0) {
-        bytes.reserveCapacity(capacity)
+        output = OutputBytes(capacity: capacity)
     }
 
     /// Writes one token. Throws ``WireError`` (code `invalidToken`) when the token cannot be
@@ -69,11 +70,17 @@ public struct TokenWriter {
     /// Writes one token whose payload is `payload`; a refused token leaves the writer as it was.
     @inline(__always)
     private mutating func write(_ token: CompactToken, payloadBytes payload: UnsafeBufferPointer<UInt8>) throws(WireError) {
-        let saved = (count: bytes.count, strings: sharedStringCount, slots: objectSlotCount, order: byteOrder, version: streamerVersion)
-        do {
+        let saved = (count: output.count, strings: sharedStringCount, slots: objectSlotCount, order: byteOrder, version: streamerVersion)
+        do throws(WireError) {
+            // Room for the token at once: its payload, and at most 22 bytes besides (a class
+            // link's `0x84`, its name's `0x84` and length, its version; a header), stored as
+            // eight-byte words.
+            let (room, overflow) = payload.count.addingReportingOverflow(Self.roomBesidesPayload)
+            guard !overflow else { throw invalid("a payload of \(payload.count) bytes cannot be written") }
+            output.reserve(room)
             try encode(token, payload)
         } catch {
-            bytes.removeSubrange(saved.count...)
+            output.truncate(to: saved.count)
             sharedStringCount = saved.strings
             objectSlotCount = saved.slots
             byteOrder = saved.order
@@ -86,16 +93,16 @@ public struct TokenWriter {
     private mutating func encode(_ token: CompactToken, _ payload: UnsafeBufferPointer<UInt8>) throws(WireError) {
         switch token.code {
         case .header:
-            guard bytes.isEmpty else { throw invalid("a header must come first") }
+            guard output.count == 0 else { throw invalid("a header must come first") }
             guard token.slot == 3 || token.slot == 4 else {
                 throw invalid("streamer version \(token.slot) cannot be written")
             }
             guard let order = ByteOrder(signature: ArraySlice(payload)) else { throw invalid("a header needs the signature 'typedstream' or 'streamtyped'") }
             byteOrder = order
             streamerVersion = UInt8(token.slot)
-            bytes.append(streamerVersion)
-            bytes.append(UInt8(StreamHeader.signatureLength))
-            bytes.append(contentsOf: order.signature)
+            output.store(streamerVersion)
+            output.store(UInt8(StreamHeader.signatureLength))
+            order.signature.withUnsafeBufferPointer { output.store($0) }
             try writeInteger(token.value, width: token.width)
         case .typeString:
             try writeSharedString(token, payload)
@@ -105,7 +112,7 @@ public struct TokenWriter {
         case .float, .double:
             let isFloat = token.code == .float
             if token.form == .ieee {
-                bytes.append(HeadByte.real)
+                output.store(HeadByte.real)
                 appendFixed(UInt64(bitPattern: token.value), count: isFloat ? 4 : 8)
             } else {
                 // Integral: the value must be exactly representable in the real type.
@@ -114,26 +121,26 @@ public struct TokenWriter {
                 try writeInteger(token.value, width: token.width)
             }
         case .byte:
-            bytes.append(UInt8(truncatingIfNeeded: token.value))
+            output.store(UInt8(truncatingIfNeeded: token.value))
         case .rawBytes:
-            bytes.append(contentsOf: payload)
+            output.store(payload)
         case .unsharedString:
             guard token.form != .null else {
-                bytes.append(HeadByte.null)
+                output.store(HeadByte.null)
                 return
             }
             try writeInteger(Int64(payload.count), width: token.width)
-            bytes.append(contentsOf: payload)
+            output.store(payload)
         case .sharedString:
             guard token.form != .null else {
-                bytes.append(HeadByte.null)
+                output.store(HeadByte.null)
                 return
             }
             try writeSharedString(token, payload)
         case .cString, .object, .classLink:
             switch token.form {
             case .null:
-                bytes.append(HeadByte.null)
+                output.store(HeadByte.null)
             case .reference:
                 try writeObjectReference(token.slot, width: token.width)
             default:
@@ -141,7 +148,7 @@ public struct TokenWriter {
                 // text; no other slot can be taken in between, so claiming first checks the
                 // same thing.
                 try claimObjectSlot(token.slot)
-                bytes.append(HeadByte.new)
+                output.store(HeadByte.new)
                 if token.code == .cString {
                     try writeSharedString(token, payload)
                 } else if token.code == .classLink {
@@ -150,7 +157,7 @@ public struct TokenWriter {
                 }
             }
         case .endOfObject:
-            bytes.append(HeadByte.endOfObject)
+            output.store(HeadByte.endOfObject)
         case .arrayStart, .arrayEnd, .structStart, .structEnd, .ignored, .untypedGroup:
             break
         }
@@ -164,15 +171,16 @@ public struct TokenWriter {
     // MARK: - Pieces
 
     private func invalid(_ reason: String) -> WireError {
-        WireError(.invalidToken, at: bytes.count, reason)
+        WireError(.invalidToken, at: output.count, reason)
     }
 
-    /// Appends the `count` low bytes of `value` in the stream's byte order, in one append.
+    /// The most bytes a token takes besides its payload, rounded up for eight-byte stores.
+    private static let roomBesidesPayload = 32
+
+    /// Appends the `count` low bytes of `value` in the stream's byte order.
+    @inline(__always)
     private mutating func appendFixed(_ value: UInt64, count: Int) {
-        let ordered = byteOrder == .little ? value.littleEndian : (value << (8 * UInt64(8 - count))).bigEndian
-        withUnsafeBytes(of: ordered) { raw in
-            bytes.append(contentsOf: UnsafeRawBufferPointer(rebasing: raw[0..<count]))
-        }
+        output.store(value, length: count, littleEndian: byteOrder == .little)
     }
 
     /// Writes an integer at its recorded width.
@@ -183,15 +191,15 @@ public struct TokenWriter {
         }
         switch width {
         case .inline:
-            bytes.append(UInt8(truncatingIfNeeded: value))
+            output.store(UInt8(truncatingIfNeeded: value))
         case .int16:
-            bytes.append(HeadByte.int16)
+            output.store(HeadByte.int16)
             appendFixed(UInt64(UInt16(truncatingIfNeeded: value)), count: 2)
         case .int32:
-            bytes.append(HeadByte.int32)
+            output.store(HeadByte.int32)
             appendFixed(UInt64(UInt32(truncatingIfNeeded: value)), count: 4)
         case .int64:
-            bytes.append(HeadByte.int64)
+            output.store(HeadByte.int64)
             appendFixed(UInt64(bitPattern: value), count: 8)
         }
     }
@@ -232,9 +240,9 @@ public struct TokenWriter {
                 throw invalid("literal shared string claims slot #\(index), but the next slot is #\(sharedStringCount)")
             }
             sharedStringCount += 1
-            bytes.append(HeadByte.new)
+            output.store(HeadByte.new)
             try writeInteger(Int64(text.count), width: token.textWidth)
-            bytes.append(contentsOf: text)
+            output.store(text)
         }
     }
 }
