@@ -46,7 +46,7 @@ public final class StringObject: ArchivableObject, CustomStringConvertible {
 
     /// Writes the `"+"` group.
     public func encodeContents(with encoder: Archiver) throws {
-        try encoder.encodeBytes(Array(bytes))
+        try encoder.encodeByteSlice(bytes)
     }
 
     /// The text.

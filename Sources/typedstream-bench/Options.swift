@@ -37,7 +37,8 @@ struct Options {
       --quick             Fast smoke: sizes 1, 1 run, no warm-up, one process, 5 000 blobs,
                           100 peer blobs.
       --kinds LIST        Any of strings,dicts,attributed,data,models,blobs (default all).
-      --phases LIST       Any of scan,bare,index,index-write,graph,typed,natural,encode,verify
+      --phases LIST       Any of scan,bare,index,index-write,graph,typed,natural,encode,
+                          archive,verify
                           (default all).
       --blobs N           Number of separate small archives (default 50000).
       --peer-blobs N      Blobs pytypedstream decodes, evenly spaced (default 500).

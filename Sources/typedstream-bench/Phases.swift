@@ -20,6 +20,9 @@ enum Phase: String, CaseIterable, Sendable {
     case natural
     /// `ArchiveWriter.write` of a graph read beforehand (the read is not timed).
     case encode
+    /// `Archiver` encoding the typed root decoded beforehand (the decode is not timed): the
+    /// encode that matches `typed`.
+    case archive
     /// Read the graph, write it back, compare with the input.
     case verify
 
@@ -34,6 +37,7 @@ enum Phase: String, CaseIterable, Sendable {
         case .typed: "Unarchiver(bytes:registry:).decodeRootObject() with the Foundation codecs + Model"
         case .natural: "typed decode + naturalValue(of: root)"
         case .encode: "ArchiveWriter.write(graph) (graph read before timing)"
+        case .archive: "Archiver.archivedBytes(withRootObject:) of the typed root (decoded before timing), checked equal to the input"
         case .verify: "ArchiveReader.read + ArchiveWriter.write + byte compare"
         }
     }
@@ -44,6 +48,7 @@ final class Workload {
     let archives: [[UInt8]]
     private var graphs: [Archive] = []
     private var indexes: [ArchiveIndex] = []
+    private var roots: [AnyObject?] = []
 
     init(archives: [[UInt8]]) {
         self.archives = archives
@@ -53,6 +58,10 @@ final class Workload {
     func prepare(_ phase: Phase) throws {
         if phase == .encode {
             graphs = try archives.map { try ArchiveReader.read($0) }
+        }
+        if phase == .archive {
+            var compiled = CompiledTypeStrings()
+            roots = try archives.map { try Unarchiver(bytes: $0, registry: BenchRegistry.typed, compiled: &compiled).decodeRootObject() }
         }
         if phase == .indexWrite {
             var compiled = CompiledTypeStrings()
@@ -99,6 +108,12 @@ final class Workload {
             }
         case .encode:
             for graph in graphs { check &+= try ArchiveWriter.write(graph).count }
+        case .archive:
+            for (root, bytes) in zip(roots, archives) {
+                let again = try Archiver.archivedBytes(withRootObject: root)
+                guard again == bytes else { throw BenchError("archive: the encoded archive differs from the input") }
+                check &+= again.count
+            }
         case .verify:
             for bytes in archives {
                 let again = try ArchiveWriter.write(try ArchiveReader.read(bytes, compiled: &compiled))

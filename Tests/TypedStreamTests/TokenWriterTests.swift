@@ -1,5 +1,5 @@
 import Testing
-import TypedStream
+@testable import TypedStream
 
 @Suite("TokenWriter refusals")
 struct TokenWriterTests {
@@ -148,6 +148,21 @@ struct TokenWriterTests {
             }
             #expect(writer.bytes == expected, "\(order)")
         }
+    }
+
+    @Test("A buffer copied before each change copies its memory without growing it")
+    func copiedBufferKeepsItsSize() {
+        var output = OutputBytes()
+        var copies: [OutputBytes] = []
+        for round in 0..<200 {
+            copies.append(output)
+            output.reserve(1)
+            output.store(UInt8(truncatingIfNeeded: round))
+        }
+        #expect(output.count == 200)
+        #expect(output.capacity <= 512, "capacity \(output.capacity) after 200 copies")
+        #expect(output.array == (0..<200).map { UInt8(truncatingIfNeeded: $0) })
+        #expect(copies[100].array == (0..<100).map { UInt8(truncatingIfNeeded: $0) })
     }
 
     @Test("A plain-data token whose payload lies outside its source is refused, not trapped")

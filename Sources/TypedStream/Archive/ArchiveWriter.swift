@@ -41,8 +41,15 @@ public struct ArchiveWriter {
     private var cStringByContent: [ArraySlice<UInt8>: Int] = [:]
     private var slotCount = 0
     private var depth = 0
+    /// The shared-string slot of the type string of heads written lately (without a recorded
+    /// decision), most recent first: a group of such a head refers to it without looking its
+    /// text up by content. Holds the heads, so their identity cannot pass to another.
+    private var recentHeads: [(head: GroupHead, index: Int)] = []
+    /// How many heads ``recentHeads`` keeps.
+    private static let recentHeadCount = 8
 
-    private init(header: StreamHeader, policy: Policy, capacity: Int) {
+    /// A writer that has written nothing yet (``writeHeader()`` comes first).
+    init(header: StreamHeader, policy: Policy, capacity: Int = 0) {
         self.header = header
         self.policy = policy
         self.tokens = TokenWriter(capacity: capacity)
@@ -55,12 +62,84 @@ public struct ArchiveWriter {
         var header = archive.header
         if let byteOrder { header.byteOrder = byteOrder }
         if policy == .archiver { header.systemVersion.width = .archiverChoice(for: header.systemVersion.value) }
-        var writer = ArchiveWriter(header: header, policy: policy, capacity: capacity)
-        try writer.tokens.write(.header(header))
+        var writer = try ArchiveWriter(startingWith: header, policy: policy, capacity: capacity)
         for group in archive.groups {
             try writer.write(group)
         }
         return writer.tokens.bytes
+    }
+
+    // MARK: - Writing piece by piece (the streaming `Archiver`)
+
+    /// A writer that has written `header` and takes groups, or the pieces of an object, one
+    /// after the other. Throws when the header cannot be written.
+    init(startingWith header: StreamHeader, policy: Policy, capacity: Int = 0) throws(WireError) {
+        self.init(header: header, policy: policy, capacity: capacity)
+        try writeHeader()
+    }
+
+    /// Writes the header; throws when it cannot be written.
+    mutating func writeHeader() throws(WireError) {
+        try tokens.write(.header(header))
+    }
+
+    /// The bytes written so far (a copy).
+    var bytes: [UInt8] { tokens.bytes }
+
+    /// The number of bytes written so far.
+    var count: Int { tokens.count }
+
+    /// Writes `group` (its objects met for the first time are written in it, whole).
+    mutating func writeGroup(_ group: ArchivedGroup) throws(WireError) {
+        try write(group)
+    }
+
+    /// Writes the type string that starts a group of `head`, without values: what follows
+    /// is the group's values, written by the caller.
+    mutating func writeTypeString(of head: GroupHead) throws(WireError) {
+        if let typeString = head.typeString, head.decision == nil {
+            // A head written before refers to its slot; a head met anew is looked up by
+            // content as any text is, and remembered.
+            if let position = recentHeads.firstIndex(where: { $0.head === head }) {
+                let index = recentHeads[position].index
+                if position > 0 { recentHeads.swapAt(position, 0) }
+                return try tokens.write(.typeString(SharedString(form: .reference(index: index, width: referenceWidth(nil, index: index)), bytes: typeString)))
+            }
+            let text = sharedString(typeString, nil)
+            try tokens.write(.typeString(text))
+            let index: Int
+            switch text.form {
+            case .literal(let literal, _): index = literal
+            case .reference(let reference, _): index = reference
+            }
+            if recentHeads.count == Self.recentHeadCount { recentHeads.removeLast() }
+            recentHeads.insert((head, index), at: 0)
+        } else if let typeString = head.typeString {
+            try tokens.write(.typeString(sharedString(typeString, head.decision)))
+        } else if header.streamerVersion == 3 {
+            try tokens.write(.untypedGroup)
+        } else {
+            try tokens.write(.typeString(sharedString(ArraySlice("@".utf8), nil)))
+        }
+    }
+
+    /// Writes `object`, met for the first time, up to its contents: its `0x84`, class chain
+    /// (and streamer-3 instance size). Its groups come next, then ``writeEndOfObject()``.
+    mutating func writeNewObject(_ object: ArchivedObject) throws(WireError) {
+        try nest()
+        let index = claimSlot(object, source: object.sourceIndex)
+        try tokens.write(.object(.new(index: index)))
+        try writeClassChain(object.archivedClass, referenceWidth: object.classReferenceWidth)
+        if header.streamerVersion == 3 {
+            let size = object.instanceSize ?? WireInteger(0, width: .inline)
+            try tokens.write(.instanceSize(WireInteger(size.value, width: width(size.width, for: size.value))))
+        }
+    }
+
+    /// Ends the object begun by the last ``writeNewObject(_:)`` still open.
+    mutating func writeEndOfObject() throws(WireError) {
+        try tokens.write(.endOfObject)
+        depth -= 1
     }
 
     // MARK: - Decisions
@@ -156,13 +235,7 @@ public struct ArchiveWriter {
         guard group.valueCount == group.types.count else {
             throw invalid("group '\(group.typeText)' has \(group.types.count) types but \(group.valueCount) values")
         }
-        if let typeString = group.typeString {
-            try tokens.write(.typeString(sharedString(typeString, group.typeStringDecision)))
-        } else if header.streamerVersion == 3 {
-            try tokens.write(.untypedGroup)
-        } else {
-            try tokens.write(.typeString(sharedString(ArraySlice("@".utf8), nil)))
-        }
+        try writeTypeString(of: group.head)
         for (index, type) in group.types.enumerated() {
             try write(group.value(at: index), as: type)
         }
@@ -173,7 +246,7 @@ public struct ArchiveWriter {
         guard depth <= Self.maximumNesting else { throw invalid("nesting deeper than \(Self.maximumNesting)") }
     }
 
-    private mutating func write(_ value: ArchivedValue, as type: ObjCType) throws(WireError) {
+    mutating func write(_ value: ArchivedValue, as type: ObjCType) throws(WireError) {
         switch (type.unqualified, value) {
         case (.short, .integer(let v, let w)), (.unsignedShort, .integer(let v, let w)):
             guard v >= -32768 && v <= 65535 else { throw invalid("\(v) does not fit a short") }
@@ -255,19 +328,11 @@ public struct ArchiveWriter {
         if let index = slots.value(for: object, source: source) {
             return try tokens.write(.object(.reference(index: index, width: referenceWidth(w, index: index))))
         }
-        try nest()
-        let index = claimSlot(object, source: source)
-        try tokens.write(.object(.new(index: index)))
-        try writeClassChain(object.archivedClass, referenceWidth: object.classReferenceWidth)
-        if header.streamerVersion == 3 {
-            let size = object.instanceSize ?? WireInteger(0, width: .inline)
-            try tokens.write(.instanceSize(WireInteger(size.value, width: width(size.width, for: size.value))))
-        }
+        try writeNewObject(object)
         for group in object.groups {
             try write(group)
         }
-        try tokens.write(.endOfObject)
-        depth -= 1
+        try writeEndOfObject()
     }
 
     private mutating func writeClassChain(_ first: ArchivedClass?, referenceWidth firstWidth: IntegerWidth?) throws(WireError) {

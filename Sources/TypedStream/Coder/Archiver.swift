@@ -8,6 +8,16 @@ import ObjCTypeEncoding
 /// calls: smallest integer widths, integral reals as integers, shared strings and C strings
 /// de-duplicated, references numbered in stream order.
 ///
+/// Like `NSArchiver`, it writes as it goes: each group goes straight to the bytes, and a new
+/// object's contents are written inside its `"@"` group while its codec encodes them. Only
+/// objects made into values by ``archivedValue(for:)`` (for groups of several values) are
+/// first built as graph entries, and written whole where their group is written.
+///
+/// An encode that fails part-way through an object's contents leaves that object half
+/// written: the encoder then refuses every later call, and ``encodedBytes()``, with that first
+/// error. Errors found before anything is written (a value that does not match its type
+/// string, an object that is not archivable) leave the encoder as it was.
+///
 /// ```swift
 /// let encoder = Archiver()
 /// try encoder.encodeRootObject(document)
@@ -17,33 +27,75 @@ public final class Archiver {
     /// The header written (Apple's by default: v4, little-endian, system version 1000).
     public let header: StreamHeader
     /// True class name → name written (`classNameEncodedForTrueClassName:`).
-    public var classNameSubstitutions: [String: String] = [:]
-
-    private var topGroups: [ArchivedGroup] = []
-    private var groupStack: [[ArchivedGroup]] = []
-    private var objects: [ObjectIdentifier: ArchivedObject] = [:]
-    private var retained: [AnyObject] = []
-    private var classes: [String: ArchivedClass] = [:]
-    private var cStrings: [ArraySlice<UInt8>: ArchivedCString] = [:]
-    private var typeCache: [String: GroupHead] = [:]
-    /// During `encodeRootObject`: the objects the dry run reached unconditionally.
-    private var unconditional: Set<ObjectIdentifier>?
-    private var isDryRun = false
-    private var reached: Set<ObjectIdentifier> = []
-
-    /// Creates an encoder that writes `header`.
-    public init(header: StreamHeader = .apple) {
-        self.header = header
+    public var classNameSubstitutions: [String: String] = [:] {
+        didSet { recentClass = nil }
     }
 
-    /// The encoded archive as a graph.
-    public var archive: Archive { Archive(header: header, groups: topGroups) }
+    // The encoder's own state below is read and changed only by its own methods, and none of
+    // them holds an access to it across a call out to a codec (a codec's `encodeContents` runs
+    // between accesses, never inside one), so accesses cannot overlap: the run-time
+    // exclusivity checks, about a fifth of encoding a string, are left out.
 
-    /// The encoded bytes. Throws ``CoderError`` if a value does not match its type string.
-    public func encodedBytes() throws(CoderError) -> [UInt8] {
-        do { return try ArchiveWriter.write(archive, policy: .recorded) } catch {
-            throw CoderError(.invalidValue, at: error.offset, error.reason)
+    /// The bytes so far, and the tables that number shared strings, objects and classes.
+    @exclusivity(unchecked) private var writer: ArchiveWriter
+    /// The next key given to a graph entry this encoder makes (as its `sourceIndex`): the
+    /// writer then finds the slot it wrote each entry to in a table at that key, without
+    /// hashing the entry's identity.
+    @exclusivity(unchecked) private var nextEntryKey = 0
+    /// The class entry found last, by the name it was found by: most objects in a row share
+    /// their class.
+    @exclusivity(unchecked) private var recentClass: (name: String, entry: ArchivedClass)?
+    /// The first error that left the bytes unusable (or the header's own).
+    @exclusivity(unchecked) private var failure: CoderError?
+    /// The byte count after the last group written at the top level.
+    @exclusivity(unchecked) private var completeCount = 0
+    /// The objects whose contents are being written, counted.
+    @exclusivity(unchecked) private var streamDepth = 0
+    /// Groups of objects being built as graph entries (``archivedValue(for:)``), innermost last.
+    @exclusivity(unchecked) private var groupStack: [[ArchivedGroup]] = []
+    @exclusivity(unchecked) private var objects: [ObjectIdentifier: ArchivedObject] = [:]
+    @exclusivity(unchecked) private var retained: [AnyObject] = []
+    @exclusivity(unchecked) private var classes: [String: ArchivedClass] = [:]
+    @exclusivity(unchecked) private var cStrings: [ArraySlice<UInt8>: ArchivedCString] = [:]
+    @exclusivity(unchecked) private var typeCache: [String: GroupHead] = [:]
+    /// During `encodeRootObject`: the objects the dry run reached unconditionally.
+    @exclusivity(unchecked) private var unconditional: Set<ObjectIdentifier>?
+    @exclusivity(unchecked) private var isDryRun = false
+    /// The objects a dry run reached unconditionally (kept by dry runs only).
+    @exclusivity(unchecked) private var reached: Set<ObjectIdentifier> = []
+    /// During the single pass of `encodeRootObject`: set when a conditional object not yet
+    /// written is met, which sends the root to the two passes.
+    @exclusivity(unchecked) private var singlePass: (active: Bool, conditionalMet: Bool) = (false, false)
+    /// Heads of one-letter type strings (`"@"`, `"i"`, `"+"` …), by letter: most groups, found
+    /// without hashing their type string.
+    @exclusivity(unchecked) private var oneLetterHeads: [GroupHead?] = Array(repeating: nil, count: 128)
+
+    /// Creates an encoder that writes `header`. A header that cannot be written (a streamer
+    /// version other than 3 or 4) makes every encode throw.
+    public init(header: StreamHeader = .apple) {
+        self.header = header
+        writer = ArchiveWriter(header: header, policy: .recorded)
+        do {
+            try writer.writeHeader()
+            completeCount = writer.count
+        } catch {
+            failure = CoderError(.invalidValue, at: error.offset, error.reason)
         }
+    }
+
+    /// The encoded archive as a graph: the groups written at the top level so far, read back
+    /// from the bytes (empty if the header could not be written).
+    public var archive: Archive {
+        guard completeCount > 0, let graph = try? ArchiveReader.read(Array(writer.bytes[..<completeCount])) else {
+            return Archive(header: header, groups: [])
+        }
+        return graph
+    }
+
+    /// The encoded bytes. Throws the first ``CoderError`` that left them unusable.
+    public func encodedBytes() throws(CoderError) -> [UInt8] {
+        try checkUsable()
+        return writer.bytes
     }
 
     /// Archives `root` with ``encodeRootObject(_:)`` and returns the bytes
@@ -58,19 +110,49 @@ public final class Archiver {
 
     /// The head of groups of type string `typeString`, parsed once and shared by its groups.
     private func parsed(_ typeString: String) throws(CoderError) -> GroupHead {
+        let utf8 = typeString.utf8
+        let letter = utf8.count == 1 ? utf8.first.map(Int.init) ?? 128 : 128
+        if letter < 128, let hit = oneLetterHeads[letter] { return hit }
         if let hit = typeCache[typeString] { return hit }
         do {
             let types = try ObjCType.parseGroup(typeString)
             let head = GroupHead(typeString: ArraySlice(types.map(\.encoding).joined().utf8), types: types, decision: nil)
             typeCache[typeString] = head
+            if letter < 128 { oneLetterHeads[letter] = head }
             return head
         } catch {
             throw CoderError(.invalidValue, "type string '\(typeString)' does not parse: \(error.description)")
         }
     }
 
-    private func append(_ group: ArchivedGroup) {
-        if groupStack.isEmpty { topGroups.append(group) } else { groupStack[groupStack.count - 1].append(group) }
+    /// Throws the error that left the bytes unusable, if there is one.
+    private func checkUsable() throws(CoderError) {
+        if let failure { throw failure }
+    }
+
+    /// Runs `write` on the bytes (not in a dry run, whose bytes nobody reads). A failure leaves
+    /// them unusable: it is kept and thrown.
+    @inline(__always)
+    private func written(_ write: (inout ArchiveWriter) throws(WireError) -> Void) throws(CoderError) {
+        try checkUsable()
+        guard !isDryRun else { return }
+        do {
+            try write(&writer)
+        } catch {
+            let failure = CoderError(.invalidValue, at: error.offset, error.reason)
+            self.failure = failure
+            throw failure
+        }
+    }
+
+    /// Appends `group` to the object being built as a graph entry, or writes it.
+    private func append(_ group: ArchivedGroup) throws(CoderError) {
+        if !groupStack.isEmpty {
+            groupStack[groupStack.count - 1].append(group)
+            return
+        }
+        try written { (writer) throws(WireError) in try writer.writeGroup(group) }
+        if streamDepth == 0 { completeCount = writer.count }
     }
 
     /// Appends one group of `values` with the type string `typeString` (`encodeValuesOfObjCTypes:`).
@@ -84,12 +166,30 @@ public final class Archiver {
         for (value, type) in zip(values, types) {
             try Self.check(value, against: type)
         }
-        append(ArchivedGroup(head: head, storage: GroupValues(values), offset: nil))
+        try append(ArchivedGroup(head: head, storage: GroupValues(values), offset: nil))
     }
 
     /// Appends one group holding one value of type `typeString` (`encodeValueOfObjCType:at:`).
     public func encodeValue(_ value: ArchivedValue, ofObjCType typeString: String) throws(CoderError) {
-        try encodeValues([value], ofObjCTypes: typeString)
+        guard groupStack.isEmpty else { return try encodeValues([value], ofObjCTypes: typeString) }
+        // Written straight away: no group is made.
+        let head = try parsed(typeString)
+        guard head.types.count == 1 else {
+            throw CoderError(.invalidValue, "'\(typeString)' has \(head.types.count) types but 1 values were given")
+        }
+        let type = head.types[0]
+        try Self.check(value, against: type)
+        try written { (writer) throws(WireError) in
+            try writer.writeTypeString(of: head)
+            try writer.write(value, as: type)
+        }
+        if streamDepth == 0 { completeCount = writer.count }
+    }
+
+    /// A new key for a graph entry this encoder makes (see ``nextEntryKey``).
+    private func takeEntryKey() -> Int {
+        defer { nextEntryKey += 1 }
+        return nextEntryKey
     }
 
     /// Appends one group holding `value` with its own type (`Int32` → `"i"` …).
@@ -110,7 +210,13 @@ public final class Archiver {
 
     /// Appends counted bytes (`encodeBytes:length:`, type `"+"`); `nil` writes NULL.
     public func encodeBytes(_ bytes: [UInt8]?) throws(CoderError) {
-        try encodeValue(.unsharedString(bytes.map { ArraySlice($0) }, lengthWidth: nil), ofObjCType: "+")
+        try encodeByteSlice(bytes.map { ArraySlice($0) })
+    }
+
+    /// Appends counted bytes from a slice, without copying them first (the twin of
+    /// ``Unarchiver/decodeByteSlice()``); `nil` writes NULL.
+    public func encodeByteSlice(_ bytes: ArraySlice<UInt8>?) throws(CoderError) {
+        try encodeValue(.unsharedString(bytes, lengthWidth: nil), ofObjCType: "+")
     }
 
     /// Appends a data object's contents as NSData writes them: `"i"` length, then `"[Nc]"`.
@@ -127,7 +233,63 @@ public final class Archiver {
     /// Appends an `"@"` group with `object` (`nil` writes nil). The object must be an
     /// ``ArchivableObject``; its contents are written the first time it is met.
     public func encodeObject(_ object: AnyObject?) throws(CoderError) {
+        if groupStack.isEmpty, let object, objects[ObjectIdentifier(object)] == nil, !(object is ClassReference),
+           let archivable = object as? ArchivableObject {
+            return try streamNewObject(object, archivable)
+        }
         try encodeValue(archivedValue(for: object), ofObjCType: "@")
+    }
+
+    /// Writes the `"@"` group of `object`, met for the first time, with its contents encoded
+    /// by its codec right there.
+    private func streamNewObject(_ object: AnyObject, _ archivable: ArchivableObject) throws(CoderError) {
+        try checkUsable()
+        let head = try parsed("@")
+        let entry = try newEntry(for: object, archivable)
+        try written { (writer) throws(WireError) in
+            try writer.writeTypeString(of: head)
+            try writer.writeNewObject(entry)
+        }
+        streamDepth += 1
+        do {
+            try encodeContents(of: archivable)
+        } catch {
+            streamDepth -= 1
+            if failure == nil { failure = error }  // the object is half written
+            throw error
+        }
+        streamDepth -= 1
+        try written { (writer) throws(WireError) in try writer.writeEndOfObject() }
+        if streamDepth == 0 { completeCount = writer.count }
+    }
+
+    /// The graph entry standing for `object`, met for the first time, registered under its
+    /// identity (its groups are left empty).
+    private func newEntry(for object: AnyObject, _ archivable: ArchivableObject) throws(CoderError) -> ArchivedObject {
+        let chain = archivable.archiveClassChain
+        guard !chain.isEmpty else { throw CoderError(.invalidValue, "\(type(of: object)) has an empty class chain") }
+        guard groupStack.count + streamDepth < ArchiveWriter.maximumNesting else {
+            throw CoderError(.invalidValue, "objects nested deeper than \(ArchiveWriter.maximumNesting)")
+        }
+        let entry = ArchivedObject(archivedClass: try classEntry(for: chain[...]))
+        entry.sourceIndex = takeEntryKey()
+        let id = ObjectIdentifier(object)
+        objects[id] = entry
+        retained.append(object)
+        if isDryRun { reached.insert(id) }
+        return entry
+    }
+
+    /// Has `archivable` encode its contents; a codec's error that is not a ``CoderError`` is
+    /// wrapped in one.
+    private func encodeContents(of archivable: ArchivableObject) throws(CoderError) {
+        do {
+            try archivable.encodeContents(with: self)
+        } catch let error as CoderError {
+            throw error
+        } catch {
+            throw CoderError(.invalidValue, "\(archivable.archiveClassChain.first?.name ?? "an object"): \(error)")
+        }
     }
 
     /// Appends `object` only if something encodes it unconditionally within the root object
@@ -137,6 +299,13 @@ public final class Archiver {
         guard let object else { return try encodeObject(nil) }
         let id = ObjectIdentifier(object)
         if isDryRun { return try encodeValue(.object(nil, referenceWidth: nil), ofObjCType: "@") }
+        if singlePass.active {
+            // Written already: a reference, as the two passes would write. Otherwise only the
+            // dry run can tell whether it is reached later.
+            if let existing = objects[id] { return try encodeValue(.object(existing, referenceWidth: nil), ofObjCType: "@") }
+            singlePass.conditionalMet = true
+            throw CoderError(.invalidValue, "a conditional object not yet written: the root object is encoded again in two passes")
+        }
         if let unconditional, unconditional.contains(id) { return try encodeObject(object) }
         if let existing = objects[id] { return try encodeValue(.object(existing, referenceWidth: nil), ofObjCType: "@") }
         try encodeObject(nil)
@@ -144,7 +313,42 @@ public final class Archiver {
 
     /// Archives `root` with NSArchiver's two passes: a dry run finds the objects reached
     /// unconditionally, then the real pass writes conditional objects only if they are among them.
+    ///
+    /// The dry run is needed only for a conditional object met before it is written: the root
+    /// is first encoded in one pass, and only when such an object comes is that pass undone and
+    /// the root encoded in two. The bytes are the same either way.
     public func encodeRootObject(_ root: AnyObject?) throws(CoderError) {
+        guard !isDryRun, !singlePass.active, unconditional == nil else { return try encodeInTwoPasses(root) }
+        try checkUsable()
+        // What the single pass may have to give back (the writer's tables are values: this
+        // copy shares them until the pass changes them).
+        let before = (writer: writer, completeCount: completeCount, stack: groupStack, objects: objects, retained: retained.count)
+        singlePass = (true, false)
+        do {
+            try encodeObject(root)
+        } catch {
+            // A codec's own error ends the call as it would have in two passes (the dry run
+            // meets it first), unless a conditional object came before it.
+            if !singlePass.conditionalMet {
+                singlePass = (false, false)
+                throw error
+            }
+        }
+        let conditionalMet = singlePass.conditionalMet
+        singlePass = (false, false)
+        guard conditionalMet else { return }
+        writer = before.writer
+        failure = nil
+        completeCount = before.completeCount
+        streamDepth = 0
+        groupStack = before.stack
+        objects = before.objects
+        retained.removeSubrange(before.retained...)
+        try encodeInTwoPasses(root)
+    }
+
+    /// ``encodeRootObject(_:)`` with NSArchiver's two passes.
+    private func encodeInTwoPasses(_ root: AnyObject?) throws(CoderError) {
         let dry = Archiver(header: header)
         dry.isDryRun = true
         dry.classNameSubstitutions = classNameSubstitutions
@@ -165,24 +369,13 @@ public final class Archiver {
         guard let archivable = object as? ArchivableObject else {
             throw CoderError(.invalidValue, "\(type(of: object)) is not an ArchivableObject")
         }
-        let chain = archivable.archiveClassChain
-        guard !chain.isEmpty else { throw CoderError(.invalidValue, "\(type(of: object)) has an empty class chain") }
-        let entry = ArchivedObject(archivedClass: try classEntry(for: chain[...]))
-        objects[id] = entry
-        retained.append(object)
-        reached.insert(id)
-        guard groupStack.count < ArchiveWriter.maximumNesting else {
-            throw CoderError(.invalidValue, "objects nested deeper than \(ArchiveWriter.maximumNesting)")
-        }
+        let entry = try newEntry(for: object, archivable)
         groupStack.append([])
         do {
-            try archivable.encodeContents(with: self)
-        } catch let error as CoderError {
-            groupStack.removeLast()
-            throw error
+            try encodeContents(of: archivable)
         } catch {
             groupStack.removeLast()
-            throw CoderError(.invalidValue, "\(chain[0].name): \(error)")
+            throw error
         }
         entry.groups = groupStack.removeLast()
         return .object(entry, referenceWidth: nil)
@@ -193,9 +386,15 @@ public final class Archiver {
     /// are shared by name, so the class would become its own superclass — an archive no reader
     /// takes, and a reference cycle never freed.
     private func classEntry(for chain: ArraySlice<ArchiveClassLink>) throws(CoderError) -> ArchivedClass {
-        if let first = chain.first, let existing = classes[classNameSubstitutions[first.name] ?? first.name] { return existing }
+        if let first = chain.first {
+            if let recent = recentClass, recent.name == first.name { return recent.entry }
+            if let existing = classes[substituted(first.name)] {
+                recentClass = (first.name, existing)
+                return existing
+            }
+        }
         // A class met for the first time: its chain is checked once.
-        let names = chain.map { classNameSubstitutions[$0.name] ?? $0.name }
+        let names = chain.map { substituted($0.name) }
         guard Set(names).count == names.count else {
             throw CoderError(.invalidValue, "the class chain \(names.joined(separator: " : ")) names a class twice")
         }
@@ -205,12 +404,18 @@ public final class Archiver {
     /// ``classEntry(for:)-(ArraySlice<ArchiveClassLink>)`` for a chain of distinct names.
     private func sharedClassEntry(for chain: ArraySlice<ArchiveClassLink>) -> ArchivedClass {
         guard let first = chain.first else { return ArchivedClass(name: [], version: 0) }
-        let name = classNameSubstitutions[first.name] ?? first.name
+        let name = substituted(first.name)
         if let existing = classes[name] { return existing }
         let entry = ArchivedClass(name: Array(name.utf8), version: first.version)
+        entry.sourceIndex = takeEntryKey()
         classes[name] = entry
         entry.superclass = chain.count > 1 ? sharedClassEntry(for: chain.dropFirst()) : nil
         return entry
+    }
+
+    /// The name written for the class named `name`.
+    private func substituted(_ name: String) -> String {
+        classNameSubstitutions.isEmpty ? name : classNameSubstitutions[name] ?? name
     }
 
     private func classEntry(for source: ArchivedClass) throws(CoderError) -> ArchivedClass {
@@ -224,7 +429,7 @@ public final class Archiver {
         var values: [ArchivedValue] = []
         values.reserveCapacity(group.values.count)
         for value in group.values { values.append(try remap(value, decoded)) }
-        append(ArchivedGroup(head: group.head.undecided, storage: GroupValues(values), offset: nil))
+        try append(ArchivedGroup(head: group.head.undecided, storage: GroupValues(values), offset: nil))
     }
 
     private func remap(_ value: ArchivedValue, _ decoded: [ObjectIdentifier: AnyObject]) throws(CoderError) -> ArchivedValue {
@@ -260,6 +465,7 @@ public final class Archiver {
         let key = ArraySlice(text)
         if let existing = cStrings[key] { return existing }
         let entry = ArchivedCString(text: key)
+        entry.sourceIndex = takeEntryKey()
         cStrings[key] = entry
         return entry
     }

@@ -61,11 +61,18 @@ struct OutputBytes: @unchecked Sendable {
         #endif
     }
 
+    /// The room in the memory, written or not.
+    var capacity: Int { storage.capacity }
+
+    /// Makes memory of this buffer's own with room for `room` more bytes: twice as much when
+    /// the memory is full, as much as before when it is only shared (a copy made before each
+    /// change would otherwise double it every time).
     @inline(never)
     private mutating func grow(_ room: Int) {
         let (needed, overflow) = count.addingReportingOverflow(room)
         precondition(!overflow, "output size overflows")
-        let capacity = max(needed, 2 * storage.capacity, 256)
+        let full = storage.capacity - count < room
+        let capacity = max(needed, full ? 2 * storage.capacity : storage.capacity, 256)
         let grown = Storage(capacity: capacity)
         if count > 0 { grown.base.initialize(from: storage.base, count: count) }
         storage = grown
