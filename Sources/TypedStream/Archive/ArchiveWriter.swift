@@ -41,10 +41,12 @@ public struct ArchiveWriter {
     private var cStringByContent: [ArraySlice<UInt8>: Int] = [:]
     private var slotCount = 0
     private var depth = 0
-    /// The shared-string slot of the type string of heads written lately (without a recorded
-    /// decision), most recent first: a group of such a head refers to it without looking its
-    /// text up by content. Holds the heads, so their identity cannot pass to another.
+    /// The shared-string slot of the type strings of the first heads written (without a
+    /// recorded decision): a group of such a head refers to it without looking its text up by
+    /// content. Holds the heads, so their identity cannot pass to another.
     private var recentHeads: [(head: GroupHead, index: Int)] = []
+    /// Up to how many shared strings ``sharedSlot(of:)`` searches instead of hashing.
+    private static let searchedSharedTexts = 24
     /// How many heads ``recentHeads`` keeps.
     private static let recentHeadCount = 8
 
@@ -102,7 +104,6 @@ public struct ArchiveWriter {
             // content as any text is, and remembered.
             if let position = recentHeads.firstIndex(where: { $0.head === head }) {
                 let index = recentHeads[position].index
-                if position > 0 { recentHeads.swapAt(position, 0) }
                 return try tokens.write(.typeString(SharedString(form: .reference(index: index, width: referenceWidth(nil, index: index)), bytes: typeString)))
             }
             let text = sharedString(typeString, nil)
@@ -112,8 +113,10 @@ public struct ArchiveWriter {
             case .literal(let literal, _): index = literal
             case .reference(let reference, _): index = reference
             }
+            // The first heads met stay (an archive's groups mostly use a few type strings,
+            // met early); later ones take the last place.
             if recentHeads.count == Self.recentHeadCount { recentHeads.removeLast() }
-            recentHeads.insert((head, index), at: 0)
+            recentHeads.append((head, index))
         } else if let typeString = head.typeString {
             try tokens.write(.typeString(sharedString(typeString, head.decision)))
         } else if header.streamerVersion == 3 {
@@ -128,12 +131,42 @@ public struct ArchiveWriter {
     mutating func writeNewObject(_ object: ArchivedObject) throws(WireError) {
         try nest()
         let index = claimSlot(object, source: object.sourceIndex)
+        try writeObjectHead(index, object.archivedClass, classReferenceWidth: object.classReferenceWidth, instanceSize: object.instanceSize)
+    }
+
+    /// Writes a new object of class `archivedClass` that has no graph entry, as
+    /// ``writeNewObject(_:)`` does, and returns its slot: later references to it name the slot
+    /// (``writeObjectReference(toSlot:)``), or an entry given that slot (``register(_:asSlot:)``).
+    mutating func writeNewObject(ofClass archivedClass: ArchivedClass) throws(WireError) -> Int {
+        try nest()
+        let index = slotCount
+        slotCount += 1
+        try writeObjectHead(index, archivedClass, classReferenceWidth: nil, instanceSize: nil)
+        return index
+    }
+
+    /// The `0x84` of a new object in slot `index`, its class chain and, in streamer 3, its
+    /// instance size.
+    private mutating func writeObjectHead(_ index: Int, _ archivedClass: ArchivedClass, classReferenceWidth: IntegerWidth?,
+                                          instanceSize: WireInteger?) throws(WireError) {
         try tokens.write(.object(.new(index: index)))
-        try writeClassChain(object.archivedClass, referenceWidth: object.classReferenceWidth)
+        try writeClassChain(archivedClass, referenceWidth: classReferenceWidth)
         if header.streamerVersion == 3 {
-            let size = object.instanceSize ?? WireInteger(0, width: .inline)
+            let size = instanceSize ?? WireInteger(0, width: .inline)
             try tokens.write(.instanceSize(WireInteger(size.value, width: width(size.width, for: size.value))))
         }
+    }
+
+    /// Writes a reference to the object in slot `index` (an object value, without its group's
+    /// type string).
+    mutating func writeObjectReference(toSlot index: Int) throws(WireError) {
+        try tokens.write(.object(.reference(index: index, width: referenceWidth(nil, index: index))))
+    }
+
+    /// Records that `entry` stands for the object written in slot `index`: values holding it
+    /// are written as references to that slot.
+    mutating func register(_ entry: ArchivedObject, asSlot index: Int) {
+        slots.record(index, for: entry, source: entry.sourceIndex)
     }
 
     /// Ends the object begun by the last ``writeNewObject(_:)`` still open.
@@ -213,6 +246,11 @@ public struct ArchiveWriter {
     /// The first shared-string slot written with `text`, if any; brings ``sharedIndex`` up to
     /// date first.
     private mutating func sharedSlot(of text: ArraySlice<UInt8>) -> Int? {
+        // A short table is searched: comparing a few texts costs less than hashing one (an
+        // archive of one message body has about a dozen).
+        if sharedTexts.count <= Self.searchedSharedTexts {
+            return sharedTexts.firstIndex(of: text)
+        }
         while sharedIndexed < sharedTexts.count {
             let earlier = sharedTexts[sharedIndexed]
             if sharedIndex[earlier] == nil { sharedIndex[earlier] = sharedIndexed }

@@ -53,11 +53,14 @@ public final class Archiver {
     @exclusivity(unchecked) private var streamDepth = 0
     /// Groups of objects being built as graph entries (``archivedValue(for:)``), innermost last.
     @exclusivity(unchecked) private var groupStack: [[ArchivedGroup]] = []
-    @exclusivity(unchecked) private var objects: [ObjectIdentifier: ArchivedObject] = [:]
+    /// Every object met, by identity: its place in ``written``.
+    @exclusivity(unchecked) private var objects = IdentityTable()
+    /// Where each object met was written, or its graph entry, in the order they were met.
+    @exclusivity(unchecked) private var written: [Written] = []
     @exclusivity(unchecked) private var retained: [AnyObject] = []
-    @exclusivity(unchecked) private var classes: [String: ArchivedClass] = [:]
+    @exclusivity(unchecked) private var classes = SmallMap<String, ArchivedClass>()
     @exclusivity(unchecked) private var cStrings: [ArraySlice<UInt8>: ArchivedCString] = [:]
-    @exclusivity(unchecked) private var typeCache: [String: GroupHead] = [:]
+    @exclusivity(unchecked) private var typeCache = SmallMap<String, GroupHead>()
     /// During `encodeRootObject`: the objects the dry run reached unconditionally.
     @exclusivity(unchecked) private var unconditional: Set<ObjectIdentifier>?
     @exclusivity(unchecked) private var isDryRun = false
@@ -66,9 +69,6 @@ public final class Archiver {
     /// During the single pass of `encodeRootObject`: set when a conditional object not yet
     /// written is met, which sends the root to the two passes.
     @exclusivity(unchecked) private var singlePass: (active: Bool, conditionalMet: Bool) = (false, false)
-    /// Heads of one-letter type strings (`"@"`, `"i"`, `"+"` …), by letter: most groups, found
-    /// without hashing their type string.
-    @exclusivity(unchecked) private var oneLetterHeads: [GroupHead?] = Array(repeating: nil, count: 128)
 
     /// Creates an encoder that writes `header`. A header that cannot be written (a streamer
     /// version other than 3 or 4) makes every encode throw.
@@ -108,17 +108,25 @@ public final class Archiver {
 
     // MARK: - Groups
 
+    /// The heads of the one-letter type strings that parse (`"@"`, `"i"`, `"+"` …), by letter:
+    /// most groups, found without parsing or hashing their type string, in every encoder.
+    private static let oneLetterHeads: [GroupHead?] = (0..<128).map { code in
+        (try? ObjCType.parseGroup(String(UnicodeScalar(UInt8(code))))).map(head(for:))
+    }
+
+    /// The head of groups of `types`, written as their canonical type string.
+    private static func head(for types: [ObjCType]) -> GroupHead {
+        GroupHead(typeString: ArraySlice(types.map(\.encoding).joined().utf8), types: types, decision: nil)
+    }
+
     /// The head of groups of type string `typeString`, parsed once and shared by its groups.
     private func parsed(_ typeString: String) throws(CoderError) -> GroupHead {
         let utf8 = typeString.utf8
-        let letter = utf8.count == 1 ? utf8.first.map(Int.init) ?? 128 : 128
-        if letter < 128, let hit = oneLetterHeads[letter] { return hit }
+        if utf8.count == 1, let letter = utf8.first, letter < 128, let hit = Self.oneLetterHeads[Int(letter)] { return hit }
         if let hit = typeCache[typeString] { return hit }
         do {
-            let types = try ObjCType.parseGroup(typeString)
-            let head = GroupHead(typeString: ArraySlice(types.map(\.encoding).joined().utf8), types: types, decision: nil)
-            typeCache[typeString] = head
-            if letter < 128 { oneLetterHeads[letter] = head }
+            let head = Self.head(for: try ObjCType.parseGroup(typeString))
+            typeCache.insert(head, for: typeString)
             return head
         } catch {
             throw CoderError(.invalidValue, "type string '\(typeString)' does not parse: \(error.description)")
@@ -233,23 +241,61 @@ public final class Archiver {
     /// Appends an `"@"` group with `object` (`nil` writes nil). The object must be an
     /// ``ArchivableObject``; its contents are written the first time it is met.
     public func encodeObject(_ object: AnyObject?) throws(CoderError) {
-        if groupStack.isEmpty, let object, objects[ObjectIdentifier(object)] == nil, !(object is ClassReference),
-           let archivable = object as? ArchivableObject {
-            return try streamNewObject(object, archivable)
+        if groupStack.isEmpty, let object {
+            switch known(ObjectIdentifier(object)) {
+            case .slot(let slot, _)?:
+                return try writeReference(toSlot: slot)
+            case nil:
+                if !(object is ClassReference), let archivable = object as? ArchivableObject {
+                    return try streamNewObject(object, archivable)
+                }
+            case .entry?:
+                break
+            }
         }
         try encodeValue(archivedValue(for: object), ofObjCType: "@")
     }
 
+    /// Where an object met before was written.
+    private enum Written {
+        /// Written whole by the stream, in this object-table slot, with this class.
+        case slot(Int, ArchivedClass)
+        /// Made into a graph entry (written where a value first holds it).
+        case entry(ArchivedObject)
+    }
+
+    /// Writes an `"@"` group referring to the object written in `slot`.
+    private func writeReference(toSlot slot: Int) throws(CoderError) {
+        let head = try parsed("@")
+        try written { (writer) throws(WireError) in
+            try writer.writeTypeString(of: head)
+            try writer.writeObjectReference(toSlot: slot)
+        }
+        if streamDepth == 0 { completeCount = writer.count }
+    }
+
+    /// The `"@"` group for an object met before, if it was: a reference.
+    private func encodeExisting(_ id: ObjectIdentifier) throws(CoderError) -> Bool {
+        switch known(id) {
+        case .slot(let slot, _)?: try writeReference(toSlot: slot)
+        case .entry(let entry)?: try encodeValue(.object(entry, referenceWidth: nil), ofObjCType: "@")
+        case nil: return false
+        }
+        return true
+    }
+
     /// Writes the `"@"` group of `object`, met for the first time, with its contents encoded
-    /// by its codec right there.
+    /// by its codec right there. No graph entry is made: the object is known by its slot.
     private func streamNewObject(_ object: AnyObject, _ archivable: ArchivableObject) throws(CoderError) {
         try checkUsable()
         let head = try parsed("@")
-        let entry = try newEntry(for: object, archivable)
+        let archivedClass = try newObjectClass(object, archivable)
+        var slot = 0
         try written { (writer) throws(WireError) in
             try writer.writeTypeString(of: head)
-            try writer.writeNewObject(entry)
+            slot = try writer.writeNewObject(ofClass: archivedClass)
         }
+        register(object, as: .slot(slot, archivedClass))
         streamDepth += 1
         do {
             try encodeContents(of: archivable)
@@ -263,21 +309,45 @@ public final class Archiver {
         if streamDepth == 0 { completeCount = writer.count }
     }
 
-    /// The graph entry standing for `object`, met for the first time, registered under its
-    /// identity (its groups are left empty).
-    private func newEntry(for object: AnyObject, _ archivable: ArchivableObject) throws(CoderError) -> ArchivedObject {
+    /// The class entry of `object`, met for the first time (checking its chain and the nesting).
+    private func newObjectClass(_ object: AnyObject, _ archivable: ArchivableObject) throws(CoderError) -> ArchivedClass {
         let chain = archivable.archiveClassChain
         guard !chain.isEmpty else { throw CoderError(.invalidValue, "\(type(of: object)) has an empty class chain") }
         guard groupStack.count + streamDepth < ArchiveWriter.maximumNesting else {
             throw CoderError(.invalidValue, "objects nested deeper than \(ArchiveWriter.maximumNesting)")
         }
-        let entry = ArchivedObject(archivedClass: try classEntry(for: chain[...]))
-        entry.sourceIndex = takeEntryKey()
+        return try classEntry(for: chain[...])
+    }
+
+    /// Records `object`, met for the first time, as `written`, and keeps it alive (so its
+    /// identity is not taken by another).
+    private func register(_ object: AnyObject, as place: Written) {
         let id = ObjectIdentifier(object)
-        objects[id] = entry
+        objects.record(written.count, for: id)
+        written.append(place)
         retained.append(object)
         if isDryRun { reached.insert(id) }
-        return entry
+    }
+
+    /// Where the object `id` was written, if it was met before.
+    @inline(__always)
+    private func known(_ id: ObjectIdentifier) -> Written? {
+        objects[id].map { written[$0] }
+    }
+
+    /// A graph entry standing for the object `written` describes.
+    private func entry(for id: ObjectIdentifier, _ place: Written) -> ArchivedObject {
+        switch place {
+        case .entry(let entry):
+            return entry
+        case .slot(let slot, let archivedClass):
+            // Written already: the entry is a reference to its slot.
+            let entry = ArchivedObject(archivedClass: archivedClass)
+            entry.sourceIndex = takeEntryKey()
+            writer.register(entry, asSlot: slot)
+            if let index = objects[id] { written[index] = .entry(entry) }
+            return entry
+        }
     }
 
     /// Has `archivable` encode its contents; a codec's error that is not a ``CoderError`` is
@@ -302,12 +372,12 @@ public final class Archiver {
         if singlePass.active {
             // Written already: a reference, as the two passes would write. Otherwise only the
             // dry run can tell whether it is reached later.
-            if let existing = objects[id] { return try encodeValue(.object(existing, referenceWidth: nil), ofObjCType: "@") }
+            if try encodeExisting(id) { return }
             singlePass.conditionalMet = true
             throw CoderError(.invalidValue, "a conditional object not yet written: the root object is encoded again in two passes")
         }
         if let unconditional, unconditional.contains(id) { return try encodeObject(object) }
-        if let existing = objects[id] { return try encodeValue(.object(existing, referenceWidth: nil), ofObjCType: "@") }
+        if try encodeExisting(id) { return }
         try encodeObject(nil)
     }
 
@@ -322,7 +392,7 @@ public final class Archiver {
         try checkUsable()
         // What the single pass may have to give back (the writer's tables are values: this
         // copy shares them until the pass changes them).
-        let before = (writer: writer, completeCount: completeCount, stack: groupStack, objects: objects, retained: retained.count)
+        let before = (writer: writer, completeCount: completeCount, stack: groupStack, objects: objects, written: written, retained: retained.count)
         singlePass = (true, false)
         do {
             try encodeObject(root)
@@ -343,6 +413,7 @@ public final class Archiver {
         streamDepth = 0
         groupStack = before.stack
         objects = before.objects
+        written = before.written
         retained.removeSubrange(before.retained...)
         try encodeInTwoPasses(root)
     }
@@ -362,14 +433,16 @@ public final class Archiver {
     public func archivedValue(for object: AnyObject?) throws(CoderError) -> ArchivedValue {
         guard let object else { return .object(nil, referenceWidth: nil) }
         let id = ObjectIdentifier(object)
-        if let existing = objects[id] { return .object(existing, referenceWidth: nil) }
+        if let existing = known(id) { return .object(entry(for: id, existing), referenceWidth: nil) }
         if let reference = object as? ClassReference, let entry = reference.entry {
             return .objectSlotClass(try classEntry(for: entry), referenceWidth: nil)
         }
         guard let archivable = object as? ArchivableObject else {
             throw CoderError(.invalidValue, "\(type(of: object)) is not an ArchivableObject")
         }
-        let entry = try newEntry(for: object, archivable)
+        let entry = ArchivedObject(archivedClass: try newObjectClass(object, archivable))
+        entry.sourceIndex = takeEntryKey()
+        register(object, as: .entry(entry))
         groupStack.append([])
         do {
             try encodeContents(of: archivable)
@@ -393,9 +466,10 @@ public final class Archiver {
                 return existing
             }
         }
-        // A class met for the first time: its chain is checked once.
+        // A class met for the first time: its chain is checked once (chains are short: each
+        // name against those before it, without hashing).
         let names = chain.map { substituted($0.name) }
-        guard Set(names).count == names.count else {
+        for (index, name) in names.enumerated() where names[..<index].contains(name) {
             throw CoderError(.invalidValue, "the class chain \(names.joined(separator: " : ")) names a class twice")
         }
         return sharedClassEntry(for: chain)
@@ -408,7 +482,7 @@ public final class Archiver {
         if let existing = classes[name] { return existing }
         let entry = ArchivedClass(name: Array(name.utf8), version: first.version)
         entry.sourceIndex = takeEntryKey()
-        classes[name] = entry
+        classes.insert(entry, for: name)
         entry.superclass = chain.count > 1 ? sharedClassEntry(for: chain.dropFirst()) : nil
         return entry
     }

@@ -1,0 +1,67 @@
+/// A map from object identity to a number: open addressing over one array of (identity,
+/// number) pairs, so a lookup costs a multiplication and, mostly, one cache line.
+///
+/// The encoder looks every object up by identity and adds each new one. A `Dictionary` keyed
+/// by `ObjectIdentifier` hashed each identity twice with the standard hasher (about 60
+/// instructions each) and kept keys and values in separate arrays, two cache misses per
+/// object once the table outgrows the cache (600 000 objects for a 10 MB archive).
+struct IdentityTable {
+    /// The places: identity bits (0: free) and number.
+    private var places: [(key: UInt, value: Int)]
+    /// The numbers recorded.
+    private(set) var count = 0
+    /// `places.count - 1` (a power of two less one).
+    private var mask: Int
+    /// 64 less the number of bits of a place number.
+    private var shift: UInt64
+
+    /// An empty table.
+    init() {
+        places = Array(repeating: (0, 0), count: 16)
+        mask = 15
+        shift = 60
+    }
+
+    /// Where `key` is, or the free place where it would go.
+    @inline(__always)
+    private func place(of key: UInt) -> Int {
+        // Fibonacci hashing: the high bits of the address times 2^64 / φ.
+        var position = Int(truncatingIfNeeded: (UInt64(key) &* 0x9E37_79B9_7F4A_7C15) >> shift)
+        while places[position].key != 0 && places[position].key != key {
+            position = (position &+ 1) & mask
+        }
+        return position
+    }
+
+    /// The number recorded for `id`, if any.
+    @inline(__always)
+    subscript(id: ObjectIdentifier) -> Int? {
+        let key = UInt(bitPattern: id)
+        let position = place(of: key)
+        return places[position].key == key ? places[position].value : nil
+    }
+
+    /// Records `value` for `id`, replacing what was recorded for it.
+    mutating func record(_ value: Int, for id: ObjectIdentifier) {
+        let key = UInt(bitPattern: id)
+        let position = place(of: key)
+        if places[position].key == key {
+            places[position].value = value
+            return
+        }
+        places[position] = (key, value)
+        count += 1
+        // At most half full: probes stay short.
+        if count * 2 > places.count { grow() }
+    }
+
+    private mutating func grow() {
+        let old = places
+        places = Array(repeating: (0, 0), count: old.count * 2)
+        mask = places.count - 1
+        shift -= 1
+        for entry in old where entry.key != 0 {
+            places[place(of: entry.key)] = entry
+        }
+    }
+}
