@@ -16,7 +16,7 @@ struct BenchRun {
         var lines = ["# typedstream-bench", ""]
         lines += Machine.summary().map { "- " + $0 }
         lines.append("- command: `typedstream-bench \(CommandLine.arguments.dropFirst().joined(separator: " "))`")
-        lines.append("- runs: median of \(options.runs) after \(options.warmup) warm-up run(s); each phase in its own child process, measured in \(options.processes) such children one after the other, the one with the lowest median CPU time kept; seed \(options.seed)")
+        lines.append("- runs: median of \(options.runs) after \(options.warmup) warm-up run(s); each phase in its own child process, measured in \(options.processes) such children in separate passes over all phases, the one with the lowest median CPU time kept; seed \(options.seed)")
         lines.append("")
 
         try FileManager.default.createDirectory(atPath: options.inputsFolder, withIntermediateDirectories: true)
@@ -78,13 +78,24 @@ struct BenchRun {
             peerNote = "pytypedstream not installed (\(Peer.install))."
         }
 
-        // Our phases, each in a child process.
+        // Our phases, each in child processes: every phase of every input once per pass, so
+        // the children of one phase run minutes apart (see `ChildProcess.measure`).
+        var measured: [String: PhaseResult] = [:]
+        for pass in 1...max(1, options.processes) {
+            for input in inputs {
+                for phase in options.phases {
+                    progress("pass \(pass): measuring \(input.kind.rawValue) \(input.sizeLabel) \(phase.rawValue)…")
+                    let key = input.path + " " + phase.rawValue
+                    measured[key] = try ChildProcess.measure(phase, input, runs: options.runs, warmup: options.warmup,
+                                                             keeping: measured[key], memory: pass == 1)
+                }
+            }
+        }
         var rows: [ReportRow] = []
         var baselines: [String: Int] = [:]
         for input in inputs {
             for phase in options.phases {
-                progress("measuring \(input.kind.rawValue) \(input.sizeLabel) \(phase.rawValue)…")
-                let result = try ChildProcess.measure(phase, input, runs: options.runs, warmup: options.warmup, processes: options.processes)
+                guard let result = measured[input.path + " " + phase.rawValue] else { continue }
                 if baselines[input.path] == nil { baselines[input.path] = result.baselineKB }
                 var row = ReportRow(kind: input.kind.rawValue, size: input.sizeLabel, phase: phase.rawValue,
                                     result: result, bytes: input.totalBytes, objects: input.objects)

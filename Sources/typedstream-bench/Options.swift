@@ -5,7 +5,8 @@ struct Options {
     var sizes: [Double] = [1, 10, 50]
     var runs = 5
     var warmup = 1
-    /// Child processes per measurement; the fastest is kept (see `ChildProcess.measure`).
+    /// Passes over all phases, a child per phase per pass; the fastest is kept (see
+    /// `ChildProcess.measure`).
     var processes = 2
     var quick = false
     var kinds: [InputKind] = InputKind.allCases
@@ -31,9 +32,10 @@ struct Options {
       --sizes LIST        Input sizes in MB (10^6 bytes), comma-separated (default 1,10,50).
       --runs N            Timed runs per measurement; the median is reported (default 5).
       --warmup N          Untimed runs before them (default 1).
-      --processes N       Child processes per measurement, one after the other; the one
-                          with the lowest median CPU time is kept (default 2; an occasional
-                          whole process runs at half speed on shared machines).
+      --processes N       Passes over all phases, each phase in a new child process per
+                          pass; each phase's child with the lowest median CPU time is kept
+                          (default 2; now and then a whole process runs at half speed on
+                          shared machines).
       --quick             Fast smoke: sizes 1, 1 run, no warm-up, one process, 5 000 blobs,
                           100 peer blobs.
       --kinds LIST        Any of strings,dicts,attributed,data,models,blobs (default all).

@@ -79,32 +79,35 @@ enum ChildProcess {
         return text
     }
 
-    /// Measures `phase` on `input` in `processes` children of this executable, one after the
-    /// other, and keeps the times of the child whose median CPU time is lowest; the memory
-    /// comes from one more child that runs the phase once, without warm-up.
+    /// Measures `phase` on `input` in one child of this executable and returns the faster of
+    /// its result and `kept` (an earlier pass's, by median CPU time); with `memory`, one more
+    /// child runs the phase once, without warm-up, for the memory columns.
     ///
     /// A whole child process now and then runs at about half speed on this kind of machine —
-    /// every run in it, warm-up or not, while the processes before and after it do not (seen
-    /// as the first phase after generating the inputs reading the 10 MB `strings` at 692–898
-    /// MB/s against 1 400 in the same run's later children) — so one child per phase let one
-    /// slow process decide a row and its `÷ bare` ratio.
+    /// every run in it, warm-up or not, sometimes two children in a row (seen as the first
+    /// phase after generating the inputs reading the 10 MB `strings` at 692–898 MB/s against
+    /// 1 400 in the same run's later children, and the first after the peer at 706 MB/s on the
+    /// 1 MB `strings` against 1 500) — so one child per phase let one slow spell decide a row and
+    /// its `÷ bare` ratio. The bench measures every phase of every input once per pass
+    /// (`--processes` passes) and keeps each phase's faster child.
     ///
     /// Memory is one run's because repeated runs in one process measured glibc rather than the
     /// phase: its dynamic mmap threshold, raised when an earlier run frees its large object
     /// table, puts a later run's table in the heap beside pages still resident, so the peak of
     /// the 10 MB `strings` `index` read 39.8 MB after three runs against 34.8 MB for one (34.9 MB
     /// for any number of runs with `MALLOC_MMAP_THRESHOLD_=131072`).
-    static func measure(_ phase: Phase, _ input: BenchInput, runs: Int, warmup: Int, processes: Int) throws -> PhaseResult {
-        var best: PhaseResult?
-        for _ in 0..<max(1, processes) {
-            let result = try child(phase, input, runs: runs, warmup: warmup)
-            if let kept = best, Measure.median(kept.cpu) <= Measure.median(result.cpu) { continue }
-            best = result
+    static func measure(_ phase: Phase, _ input: BenchInput, runs: Int, warmup: Int, keeping kept: PhaseResult?,
+                        memory: Bool) throws -> PhaseResult {
+        var best = try child(phase, input, runs: runs, warmup: warmup)
+        if memory {
+            let once = runs == 1 && warmup == 0 ? best : try child(phase, input, runs: 1, warmup: 0)
+            best.baselineKB = once.baselineKB
+            best.peakKB = once.peakKB
         }
-        guard var best else { throw BenchError("no child measured \(phase.rawValue)") }
-        let once = runs == 1 && warmup == 0 ? best : try child(phase, input, runs: 1, warmup: 0)
-        best.baselineKB = once.baselineKB
-        best.peakKB = once.peakKB
+        guard let kept else { return best }
+        if Measure.median(kept.cpu) <= Measure.median(best.cpu) { return kept }
+        best.baselineKB = kept.baselineKB
+        best.peakKB = kept.peakKB
         return best
     }
 

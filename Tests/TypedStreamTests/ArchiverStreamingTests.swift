@@ -154,6 +154,22 @@ struct ArchiverStreamingTests {
         #expect(encoder.archive.groups.count == 1)
     }
 
+    @Test func aRootWhoseCodecFailsLeavesTheEncoderAsItWas() throws {
+        let encoder = Archiver()
+        try encoder.encode(Int32(7))
+        let root = Bag(1)
+        root.links = [(Bag(2), false)]
+        let holder = FailingHolder(root)
+        #expect(throws: CoderError.self) { try encoder.encodeRootObject(holder) }
+        // Nothing of the failed root was kept: the same bag written now is written in full.
+        try encoder.encodeRootObject(root)
+        let decoder = try Unarchiver(bytes: try encoder.encodedBytes(), registry: Self.registry)
+        #expect(try decoder.decode(Int32.self) == 7)
+        let decoded = try #require(try decoder.decodeObject(of: Bag.self))
+        #expect(decoded.name == 1)
+        #expect(decoded.links.first?.target?.name == 2)
+    }
+
     @Test func anErrorBeforeAnythingIsWrittenLeavesTheEncoderUsable() throws {
         let encoder = Archiver()
         try encoder.encode(Int32(7))
@@ -195,3 +211,16 @@ struct ArchiverStreamingTests {
 
 /// Not an `ArchivableObject`.
 final class NotArchivable {}
+
+/// Encodes a bag, then fails.
+final class FailingHolder: ArchivableObject {
+    var archiveClassChain: [ArchiveClassLink] { [ArchiveClassLink("FailingHolder", version: 0), .nsObject] }
+    let bag: Bag?
+    init() { bag = nil }
+    init(_ bag: Bag) { self.bag = bag }
+    func decodeContents(with decoder: Unarchiver) throws {}
+    func encodeContents(with encoder: Archiver) throws {
+        try encoder.encodeObject(bag)
+        throw FailingHalfway.Failure()
+    }
+}

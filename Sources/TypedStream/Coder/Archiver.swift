@@ -13,10 +13,11 @@ import ObjCTypeEncoding
 /// objects made into values by ``archivedValue(for:)`` (for groups of several values) are
 /// first built as graph entries, and written whole where their group is written.
 ///
-/// An encode that fails part-way through an object's contents leaves that object half
+/// An `encodeObject` that fails part-way through an object's contents leaves that object half
 /// written: the encoder then refuses every later call, and ``encodedBytes()``, with that first
-/// error. Errors found before anything is written (a value that does not match its type
-/// string, an object that is not archivable) leave the encoder as it was.
+/// error. ``encodeRootObject(_:)`` undoes a root that fails, and errors found before anything
+/// is written (a value that does not match its type string, an object that is not archivable)
+/// leave the encoder as it was.
 ///
 /// ```swift
 /// let encoder = Archiver()
@@ -53,10 +54,11 @@ public final class Archiver {
     @exclusivity(unchecked) private var streamDepth = 0
     /// Groups of objects being built as graph entries (``archivedValue(for:)``), innermost last.
     @exclusivity(unchecked) private var groupStack: [[ArchivedGroup]] = []
-    /// Every object met, by identity: its place in ``written``.
+    /// Every object met, by identity: the slot it was written to (0 or more), or its graph
+    /// entry's place in ``entries`` as −1 − place.
     @exclusivity(unchecked) private var objects = IdentityTable()
-    /// Where each object met was written, or its graph entry, in the order they were met.
-    @exclusivity(unchecked) private var written: [Written] = []
+    /// The graph entries made for objects (``archivedValue(for:)``).
+    @exclusivity(unchecked) private var entries: [ArchivedObject] = []
     @exclusivity(unchecked) private var retained: [AnyObject] = []
     @exclusivity(unchecked) private var classes = SmallMap<String, ArchivedClass>()
     @exclusivity(unchecked) private var cStrings: [ArraySlice<UInt8>: ArchivedCString] = [:]
@@ -233,7 +235,15 @@ public final class Archiver {
             throw CoderError(.invalidValue, "data of \(bytes.count) bytes is too large for an archive")
         }
         try encode(length)
-        try encodeValue(.bytes(ArraySlice(bytes)), ofObjCType: "[\(length)c]")
+        try encodeValue(.bytes(Self.slice(of: bytes)), ofObjCType: "[\(length)c]")
+    }
+
+    /// `bytes` as a slice: an array's or a slice's own memory, else one copy of contiguous
+    /// memory (a copy element by element through the generic collection ran at about 1 GB/s).
+    private static func slice(of bytes: some Collection<UInt8>) -> ArraySlice<UInt8> {
+        if let slice = bytes as? ArraySlice<UInt8> { return slice }
+        if let array = bytes as? [UInt8] { return array[...] }
+        return bytes.withContiguousStorageIfAvailable { ArraySlice($0) } ?? ArraySlice(bytes)
     }
 
     // MARK: - Objects
@@ -243,7 +253,7 @@ public final class Archiver {
     public func encodeObject(_ object: AnyObject?) throws(CoderError) {
         if groupStack.isEmpty, let object {
             switch known(ObjectIdentifier(object)) {
-            case .slot(let slot, _)?:
+            case .slot(let slot)?:
                 return try writeReference(toSlot: slot)
             case nil:
                 if !(object is ClassReference), let archivable = object as? ArchivableObject {
@@ -258,8 +268,8 @@ public final class Archiver {
 
     /// Where an object met before was written.
     private enum Written {
-        /// Written whole by the stream, in this object-table slot, with this class.
-        case slot(Int, ArchivedClass)
+        /// Written whole by the stream, in this object-table slot.
+        case slot(Int)
         /// Made into a graph entry (written where a value first holds it).
         case entry(ArchivedObject)
     }
@@ -277,7 +287,7 @@ public final class Archiver {
     /// The `"@"` group for an object met before, if it was: a reference.
     private func encodeExisting(_ id: ObjectIdentifier) throws(CoderError) -> Bool {
         switch known(id) {
-        case .slot(let slot, _)?: try writeReference(toSlot: slot)
+        case .slot(let slot)?: try writeReference(toSlot: slot)
         case .entry(let entry)?: try encodeValue(.object(entry, referenceWidth: nil), ofObjCType: "@")
         case nil: return false
         }
@@ -295,7 +305,7 @@ public final class Archiver {
             try writer.writeTypeString(of: head)
             slot = try writer.writeNewObject(ofClass: archivedClass)
         }
-        register(object, as: .slot(slot, archivedClass))
+        register(object, as: .slot(slot))
         streamDepth += 1
         do {
             try encodeContents(of: archivable)
@@ -323,29 +333,43 @@ public final class Archiver {
     /// identity is not taken by another).
     private func register(_ object: AnyObject, as place: Written) {
         let id = ObjectIdentifier(object)
-        objects.record(written.count, for: id)
-        written.append(place)
+        record(place, for: id)
         retained.append(object)
         if isDryRun { reached.insert(id) }
+    }
+
+    /// Records `place` for the object `id`.
+    private func record(_ place: Written, for id: ObjectIdentifier) {
+        switch place {
+        case .slot(let slot):
+            objects.record(slot, for: id)
+        case .entry(let entry):
+            objects.record(-1 - entries.count, for: id)
+            entries.append(entry)
+        }
     }
 
     /// Where the object `id` was written, if it was met before.
     @inline(__always)
     private func known(_ id: ObjectIdentifier) -> Written? {
-        objects[id].map { written[$0] }
+        guard let code = objects[id] else { return nil }
+        return code >= 0 ? .slot(code) : .entry(entries[-1 - code])
     }
 
-    /// A graph entry standing for the object `written` describes.
-    private func entry(for id: ObjectIdentifier, _ place: Written) -> ArchivedObject {
+    /// A graph entry standing for `object`, met before and written as `place` says.
+    private func entry(for object: AnyObject, _ place: Written) throws(CoderError) -> ArchivedObject {
         switch place {
         case .entry(let entry):
             return entry
-        case .slot(let slot, let archivedClass):
+        case .slot(let slot):
             // Written already: the entry is a reference to its slot.
-            let entry = ArchivedObject(archivedClass: archivedClass)
+            guard let archivable = object as? ArchivableObject, !archivable.archiveClassChain.isEmpty else {
+                throw CoderError(.invalidValue, "\(type(of: object)) is not an ArchivableObject")
+            }
+            let entry = ArchivedObject(archivedClass: try classEntry(for: archivable.archiveClassChain[...]))
             entry.sourceIndex = takeEntryKey()
             writer.register(entry, asSlot: slot)
-            if let index = objects[id] { written[index] = .entry(entry) }
+            record(.entry(entry), for: ObjectIdentifier(object))
             return entry
         }
     }
@@ -392,29 +416,29 @@ public final class Archiver {
         try checkUsable()
         // What the single pass may have to give back (the writer's tables are values: this
         // copy shares them until the pass changes them).
-        let before = (writer: writer, completeCount: completeCount, stack: groupStack, objects: objects, written: written, retained: retained.count)
+        let before = (writer: writer, completeCount: completeCount, stack: groupStack, objects: objects, entries: entries, retained: retained.count)
         singlePass = (true, false)
+        var failed: CoderError?
         do {
             try encodeObject(root)
         } catch {
-            // A codec's own error ends the call as it would have in two passes (the dry run
-            // meets it first), unless a conditional object came before it.
-            if !singlePass.conditionalMet {
-                singlePass = (false, false)
-                throw error
-            }
+            failed = error
         }
         let conditionalMet = singlePass.conditionalMet
         singlePass = (false, false)
-        guard conditionalMet else { return }
+        guard conditionalMet || failed != nil else { return }
+        // Undone: the encoder is as it was before the call (so a root whose codec fails leaves
+        // it usable, as the two passes did: their dry run fails before anything is written).
         writer = before.writer
         failure = nil
         completeCount = before.completeCount
         streamDepth = 0
         groupStack = before.stack
         objects = before.objects
-        written = before.written
+        entries = before.entries
         retained.removeSubrange(before.retained...)
+        // A codec's own error ends the call, unless a conditional object came before it.
+        if let failed, !conditionalMet { throw failed }
         try encodeInTwoPasses(root)
     }
 
@@ -433,7 +457,7 @@ public final class Archiver {
     public func archivedValue(for object: AnyObject?) throws(CoderError) -> ArchivedValue {
         guard let object else { return .object(nil, referenceWidth: nil) }
         let id = ObjectIdentifier(object)
-        if let existing = known(id) { return .object(entry(for: id, existing), referenceWidth: nil) }
+        if let existing = known(id) { return .object(try entry(for: object, existing), referenceWidth: nil) }
         if let reference = object as? ClassReference, let entry = reference.entry {
             return .objectSlotClass(try classEntry(for: entry), referenceWidth: nil)
         }
