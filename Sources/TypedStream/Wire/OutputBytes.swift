@@ -11,18 +11,8 @@
 /// (copy on write). The count lives in the value, not the memory, so two copies never see each
 /// other's bytes.
 struct OutputBytes: @unchecked Sendable {
-    /// The memory: bytes `0..<count` of `base` are written.
-    private final class Storage: @unchecked Sendable {
-        let base: UnsafeMutablePointer<UInt8>
-        let capacity: Int
-
-        init(capacity: Int) {
-            self.capacity = capacity
-            base = .allocate(capacity: capacity)
-        }
-
-        deinit { base.deallocate() }
-    }
+    /// The memory (bytes `0..<count` written).
+    private typealias Storage = PlainMemory<UInt8>
 
     private var storage: Storage
     /// The number of bytes written.

@@ -11,19 +11,8 @@
 /// own (copy on write). The count lives in the value, not the memory, so two copies can never
 /// see each other's entries.
 struct SlotTable: @unchecked Sendable {
-    /// The memory: entries `0..<count` of `base` are initialized (entries are plain data, so
-    /// nothing needs deinitializing).
-    private final class Storage: @unchecked Sendable {
-        let base: UnsafeMutablePointer<TokenReader.SlotEntry>
-        let capacity: Int
-
-        init(capacity: Int) {
-            self.capacity = capacity
-            base = .allocate(capacity: capacity)
-        }
-
-        deinit { base.deallocate() }
-    }
+    /// The memory (entries `0..<count` initialized).
+    private typealias Storage = PlainMemory<TokenReader.SlotEntry>
 
     private var storage: Storage
     /// The number of entries.
