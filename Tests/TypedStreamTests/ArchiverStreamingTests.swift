@@ -143,6 +143,26 @@ struct ArchiverStreamingTests {
         #expect(reference === targetEntry)
     }
 
+    /// A conditional link met while an object is built as a graph entry (its codec's values
+    /// go into the entry's groups, not the bytes) to an object already written by the stream:
+    /// a reference inside the entry.
+    @Test func conditionalToAStreamedObjectInsideAGraphEntry() throws {
+        let root = Bag(0), early = Bag(1), inner = Bag(2)
+        inner.links = [(early, true)]
+        let holder = PairHolder(inner)
+        let rootHolder = RootHolder(root: root, early: early, holder: holder)
+        let bytes = try Archiver.archivedBytes(withRootObject: rootHolder)
+        var registry = Self.registry
+        registry.register(PairHolder.self, forClassName: "PairHolder")
+        registry.register(RootHolder.self, forClassName: "RootHolder")
+        let decoded = try #require(try Unarchiver(bytes: bytes, registry: registry).decodeRootObject() as? RootHolder)
+        let decodedEarly = try #require(decoded.early)
+        let decodedInner = try #require(decoded.holder?.inner)
+        #expect(decodedInner.name == 2)
+        #expect(decodedInner.links.first?.target === decodedEarly)
+        #expect(try ArchiveWriter.write(ArchiveReader.read(bytes)) == bytes)
+    }
+
     @Test func aCodecFailingPartWayLeavesTheEncoderRefusing() throws {
         let encoder = Archiver()
         try encoder.encode(Int32(7))
@@ -211,6 +231,40 @@ struct ArchiverStreamingTests {
 
 /// Not an `ArchivableObject`.
 final class NotArchivable {}
+
+/// Holds a bag it encodes as a value of a two-value group (`archivedValue(for:)`: the bag is
+/// built as a graph entry before its group is written).
+final class PairHolder: ArchivableObject {
+    var archiveClassChain: [ArchiveClassLink] { [ArchiveClassLink("PairHolder", version: 0), .nsObject] }
+    var inner: Bag?
+    init() {}
+    init(_ inner: Bag) { self.inner = inner }
+    func decodeContents(with decoder: Unarchiver) throws {
+        let values = try decoder.decodeValues(ofObjCTypes: "@i")
+        guard case .object(let entry?, _) = values[0] else { return }
+        inner = try decoder.object(for: entry) as? Bag
+    }
+    func encodeContents(with encoder: Archiver) throws {
+        try encoder.encodeValues([encoder.archivedValue(for: inner), .integer(7, width: nil)], ofObjCTypes: "@i")
+    }
+}
+
+/// Writes `early` by the stream, then a `PairHolder`.
+final class RootHolder: ArchivableObject {
+    var archiveClassChain: [ArchiveClassLink] { [ArchiveClassLink("RootHolder", version: 0), .nsObject] }
+    var early: Bag?
+    var holder: PairHolder?
+    init() {}
+    init(root: Bag, early: Bag, holder: PairHolder) { self.early = early; self.holder = holder }
+    func decodeContents(with decoder: Unarchiver) throws {
+        early = try decoder.decodeObject(of: Bag.self)
+        holder = try decoder.decodeObject(of: PairHolder.self)
+    }
+    func encodeContents(with encoder: Archiver) throws {
+        try encoder.encodeObject(early)
+        try encoder.encodeObject(holder)
+    }
+}
 
 /// Encodes a bag, then fails.
 final class FailingHolder: ArchivableObject {

@@ -251,16 +251,10 @@ public final class Archiver {
     /// Appends an `"@"` group with `object` (`nil` writes nil). The object must be an
     /// ``ArchivableObject``; its contents are written the first time it is met.
     public func encodeObject(_ object: AnyObject?) throws(CoderError) {
-        if groupStack.isEmpty, let object {
-            switch known(ObjectIdentifier(object)) {
-            case .slot(let slot)?:
-                return try writeReference(toSlot: slot)
-            case nil:
-                if !(object is ClassReference), let archivable = object as? ArchivableObject {
-                    return try streamNewObject(object, archivable)
-                }
-            case .entry?:
-                break
+        if let object {
+            if try encodeExisting(object) { return }
+            if groupStack.isEmpty, !(object is ClassReference), let archivable = object as? ArchivableObject {
+                return try streamNewObject(object, archivable)
             }
         }
         try encodeValue(archivedValue(for: object), ofObjCType: "@")
@@ -284,12 +278,15 @@ public final class Archiver {
         if streamDepth == 0 { completeCount = writer.count }
     }
 
-    /// The `"@"` group for an object met before, if it was: a reference.
-    private func encodeExisting(_ id: ObjectIdentifier) throws(CoderError) -> Bool {
-        switch known(id) {
-        case .slot(let slot)?: try writeReference(toSlot: slot)
-        case .entry(let entry)?: try encodeValue(.object(entry, referenceWidth: nil), ofObjCType: "@")
-        case nil: return false
+    /// The `"@"` group for `object` if it was met before: a reference — written to the slot of
+    /// a streamed object straight away, or as the object's graph entry (into the groups of an
+    /// entry being built, or written where the entry is).
+    private func encodeExisting(_ object: AnyObject) throws(CoderError) -> Bool {
+        guard let place = known(ObjectIdentifier(object)) else { return false }
+        if groupStack.isEmpty, case .slot(let slot) = place {
+            try writeReference(toSlot: slot)
+        } else {
+            try encodeValue(.object(try entry(for: object, place), referenceWidth: nil), ofObjCType: "@")
         }
         return true
     }
@@ -396,12 +393,12 @@ public final class Archiver {
         if singlePass.active {
             // Written already: a reference, as the two passes would write. Otherwise only the
             // dry run can tell whether it is reached later.
-            if try encodeExisting(id) { return }
+            if try encodeExisting(object) { return }
             singlePass.conditionalMet = true
             throw CoderError(.invalidValue, "a conditional object not yet written: the root object is encoded again in two passes")
         }
         if let unconditional, unconditional.contains(id) { return try encodeObject(object) }
-        if try encodeExisting(id) { return }
+        if try encodeExisting(object) { return }
         try encodeObject(nil)
     }
 
