@@ -155,25 +155,38 @@ public final class Archiver {
         }
     }
 
+    /// Runs `write`, which ends a group, as ``written(_:)`` does; a group ended at the top level
+    /// completes what ``archive`` reads back.
+    @inline(__always)
+    private func groupWritten(_ write: (inout ArchiveWriter) throws(WireError) -> Void) throws(CoderError) {
+        try written(write)
+        if streamDepth == 0 { completeCount = writer.count }
+    }
+
     /// Appends `group` to the object being built as a graph entry, or writes it.
     private func append(_ group: ArchivedGroup) throws(CoderError) {
         if !groupStack.isEmpty {
             groupStack[groupStack.count - 1].append(group)
             return
         }
-        try written { (writer) throws(WireError) in try writer.writeGroup(group) }
-        if streamDepth == 0 { completeCount = writer.count }
+        try groupWritten { (writer) throws(WireError) in try writer.writeGroup(group) }
+    }
+
+    /// The head of a group of `count` values of type string `typeString`. Throws
+    /// `invalidValue` when the type string does not parse or holds another number of types.
+    private func head(_ typeString: String, holding count: Int) throws(CoderError) -> GroupHead {
+        let head = try parsed(typeString)
+        guard head.types.count == count else {
+            throw CoderError(.invalidValue, "'\(typeString)' has \(head.types.count) types but \(count) values were given")
+        }
+        return head
     }
 
     /// Appends one group of `values` with the type string `typeString` (`encodeValuesOfObjCTypes:`).
     /// Throws ``CoderError`` `invalidValue` when the values do not match the types.
     public func encodeValues(_ values: [ArchivedValue], ofObjCTypes typeString: String) throws(CoderError) {
-        let head = try parsed(typeString)
-        let types = head.types
-        guard types.count == values.count else {
-            throw CoderError(.invalidValue, "'\(typeString)' has \(types.count) types but \(values.count) values were given")
-        }
-        for (value, type) in zip(values, types) {
+        let head = try head(typeString, holding: values.count)
+        for (value, type) in zip(values, head.types) {
             try Self.check(value, against: type)
         }
         try append(ArchivedGroup(head: head, storage: GroupValues(values), offset: nil))
@@ -181,19 +194,17 @@ public final class Archiver {
 
     /// Appends one group holding one value of type `typeString` (`encodeValueOfObjCType:at:`).
     public func encodeValue(_ value: ArchivedValue, ofObjCType typeString: String) throws(CoderError) {
-        guard groupStack.isEmpty else { return try encodeValues([value], ofObjCTypes: typeString) }
-        // Written straight away: no group is made.
-        let head = try parsed(typeString)
-        guard head.types.count == 1 else {
-            throw CoderError(.invalidValue, "'\(typeString)' has \(head.types.count) types but 1 values were given")
-        }
+        let head = try head(typeString, holding: 1)
         let type = head.types[0]
         try Self.check(value, against: type)
-        try written { (writer) throws(WireError) in
+        guard groupStack.isEmpty else {
+            return try append(ArchivedGroup(head: head, storage: GroupValues([value]), offset: nil))
+        }
+        // Written straight away: no group is made.
+        try groupWritten { (writer) throws(WireError) in
             try writer.writeTypeString(of: head)
             try writer.write(value, as: type)
         }
-        if streamDepth == 0 { completeCount = writer.count }
     }
 
     /// A new key for a graph entry this encoder makes (see ``nextEntryKey``).
@@ -271,11 +282,10 @@ public final class Archiver {
     /// Writes an `"@"` group referring to the object written in `slot`.
     private func writeReference(toSlot slot: Int) throws(CoderError) {
         let head = try parsed("@")
-        try written { (writer) throws(WireError) in
+        try groupWritten { (writer) throws(WireError) in
             try writer.writeTypeString(of: head)
             try writer.writeObjectReference(toSlot: slot)
         }
-        if streamDepth == 0 { completeCount = writer.count }
     }
 
     /// The `"@"` group for `object` if it was met before: a reference — written to the slot of
@@ -312,8 +322,7 @@ public final class Archiver {
             throw error
         }
         streamDepth -= 1
-        try written { (writer) throws(WireError) in try writer.writeEndOfObject() }
-        if streamDepth == 0 { completeCount = writer.count }
+        try groupWritten { (writer) throws(WireError) in try writer.writeEndOfObject() }
     }
 
     /// The class entry of `object`, met for the first time (checking its chain and the nesting).
