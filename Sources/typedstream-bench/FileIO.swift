@@ -26,21 +26,8 @@ enum FileIO {
     }
 
     /// Writes `bytes` to `path`, replacing it.
-    /// Writes `bytes` to `path`, replacing it, and waits until they are on disk: writing back
-    /// dirty pages later, while a child is being timed, slowed the first measurement of a run.
     static func write(_ bytes: [UInt8], to path: String) throws {
-        let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-        guard descriptor >= 0 else { throw BenchError("cannot create \(path): \(String(cString: strerror(errno)))") }
-        defer { close(descriptor) }
-        try bytes.withUnsafeBytes { raw in
-            var done = 0
-            while done < raw.count {
-                let wrote = Glibc.write(descriptor, raw.baseAddress! + done, raw.count - done)
-                guard wrote > 0 else { throw BenchError("cannot write \(path): \(String(cString: strerror(errno)))") }
-                done += wrote
-            }
-        }
-        guard fsync(descriptor) == 0 else { throw BenchError("cannot flush \(path): \(String(cString: strerror(errno)))") }
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
     }
 
     /// The blob container: for each archive a 4-byte little-endian length, then its bytes.

@@ -147,10 +147,9 @@ struct ArchiverStreamingTests {
     /// go into the entry's groups, not the bytes) to an object already written by the stream:
     /// a reference inside the entry.
     @Test func conditionalToAStreamedObjectInsideAGraphEntry() throws {
-        let root = Bag(0), early = Bag(1), inner = Bag(2)
+        let early = Bag(1), inner = Bag(2)
         inner.links = [(early, true)]
-        let holder = PairHolder(inner)
-        let rootHolder = RootHolder(root: root, early: early, holder: holder)
+        let rootHolder = RootHolder(early: early, holder: PairHolder(inner))
         let bytes = try Archiver.archivedBytes(withRootObject: rootHolder)
         var registry = Self.registry
         registry.register(PairHolder.self, forClassName: "PairHolder")
@@ -255,7 +254,7 @@ final class RootHolder: ArchivableObject {
     var early: Bag?
     var holder: PairHolder?
     init() {}
-    init(root: Bag, early: Bag, holder: PairHolder) { self.early = early; self.holder = holder }
+    init(early: Bag, holder: PairHolder) { self.early = early; self.holder = holder }
     func decodeContents(with decoder: Unarchiver) throws {
         early = try decoder.decodeObject(of: Bag.self)
         holder = try decoder.decodeObject(of: PairHolder.self)
