@@ -110,14 +110,7 @@ struct OutputBytes: @unchecked Sendable {
         assert(reserved >= bytes.count, "store beyond the room reserved")
         #endif
         if let source = bytes.baseAddress {
-            let target = storage.base + count
-            if bytes.count <= 16 {
-                // Most texts are short: a loop costs less than calling `memcpy`.
-                var index = 0
-                while index < bytes.count { target[index] = source[index]; index &+= 1 }
-            } else {
-                target.initialize(from: source, count: bytes.count)
-            }
+            (storage.base + count).initialize(from: source, count: bytes.count)
         }
         count &+= bytes.count
         #if DEBUG
