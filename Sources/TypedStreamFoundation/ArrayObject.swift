@@ -1,7 +1,7 @@
 import TypedStream
 
 /// `NSArray` / `NSMutableArray` (version 0): an `"i"` count, then one `"@"` group per element.
-public final class ArrayObject: ArchivableObject {
+public final class ArrayObject: ArchivableObject, HoldsObjects {
     /// The chain as archived (`NSArray` v0 : `NSObject` v0 by default).
     public var archiveClassChain: [ArchiveClassLink] = ArrayObject.immutableChain
     /// The elements (typed objects where their class is registered, else generic); `nil` for a
@@ -15,6 +15,13 @@ public final class ArrayObject: ArchivableObject {
 
     /// Creates an empty `NSArray`.
     public init() {}
+
+    /// Hands over the objects it holds (see ``HoldsObjects``).
+    public func moveHeldObjects(into pending: inout [AnyObject]) {
+        pending.appendObjects(of: &elements)
+    }
+
+    deinit { releaseHeldObjects(of: self) }
 
     /// Creates an array of `elements`.
     public init(_ elements: [AnyObject?], mutable: Bool = false) {

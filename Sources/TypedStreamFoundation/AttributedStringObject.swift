@@ -14,7 +14,7 @@ import TypedStream
 /// let text = AttributedStringObject("👍🏽 ok", runs: [.init(length: 5, attributes: bold),
 ///                                                    .init(length: 2, attributes: DictionaryObject())])
 /// ```
-public final class AttributedStringObject: ArchivableObject, CustomStringConvertible {
+public final class AttributedStringObject: ArchivableObject, HoldsObjects, CustomStringConvertible {
     /// One attribute run: its length in UTF-16 code units and its attribute dictionary.
     /// Runs that share a dictionary *instance* share its number in the archive.
     public struct Run {
@@ -44,6 +44,14 @@ public final class AttributedStringObject: ArchivableObject, CustomStringConvert
 
     /// Creates an empty `NSAttributedString`.
     public init() {}
+
+    /// Hands over the objects it holds (see ``HoldsObjects``).
+    public func moveHeldObjects(into pending: inout [AnyObject]) {
+        for run in attributeRuns { pending.appendObject(run.attributes) }
+        attributeRuns = []
+    }
+
+    deinit { releaseHeldObjects(of: self) }
 
     /// Creates an attributed string of `string` with `runs` (their lengths are checked when
     /// the object is encoded).

@@ -5,7 +5,7 @@ import TypedStream
 ///
 /// Entries keep their archived order, and duplicate keys are kept (an archive can hold them;
 /// a real dictionary would keep the last).
-public final class DictionaryObject: ArchivableObject {
+public final class DictionaryObject: ArchivableObject, HoldsObjects {
     /// One entry: a key and a value, either of which an archive may hold as nil.
     public struct Entry {
         /// The key object (usually a ``StringObject``).
@@ -32,6 +32,17 @@ public final class DictionaryObject: ArchivableObject {
 
     /// Creates an empty `NSDictionary`.
     public init() {}
+
+    /// Hands over the objects it holds (see ``HoldsObjects``).
+    public func moveHeldObjects(into pending: inout [AnyObject]) {
+        for entry in entries {
+            pending.appendObject(entry.key)
+            pending.appendObject(entry.value)
+        }
+        entries = []
+    }
+
+    deinit { releaseHeldObjects(of: self) }
 
     /// Creates a dictionary of `pairs`, written in this order.
     public init(_ pairs: [(AnyObject, AnyObject)], mutable: Bool = false) {

@@ -3,7 +3,7 @@ import TypedStream
 /// `NSSet` / `NSMutableSet` (version 0): an `"I"` count, then one `"@"` group per element.
 ///
 /// The elements keep their archived order (a set has none, but the bytes do).
-public final class SetObject: ArchivableObject {
+public final class SetObject: ArchivableObject, HoldsObjects {
     /// The chain as archived (`NSSet` v0 : `NSObject` v0 by default).
     public var archiveClassChain: [ArchiveClassLink] = SetObject.immutableChain
     /// The elements in archived order; `nil` for a nil element (an archive can hold one).
@@ -16,6 +16,13 @@ public final class SetObject: ArchivableObject {
 
     /// Creates an empty `NSSet`.
     public init() {}
+
+    /// Hands over the objects it holds (see ``HoldsObjects``).
+    public func moveHeldObjects(into pending: inout [AnyObject]) {
+        pending.appendObjects(of: &elements)
+    }
+
+    deinit { releaseHeldObjects(of: self) }
 
     /// Creates a set of `elements`, written in this order.
     public init(_ elements: [AnyObject?], mutable: Bool = false) {

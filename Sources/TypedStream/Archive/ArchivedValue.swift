@@ -179,7 +179,7 @@ enum GroupValues: Sendable {
 /// ``ArchivedObject``: a `T?` property starts as `nil` before an initializer runs, so setting it
 /// in one is a change of a class property, checked for exclusive access at run time (a call
 /// each — several per object a reader makes); an `Optional<T>` one is only initialized there.
-public final class ArchivedClass: @unchecked Sendable {
+public final class ArchivedClass: HoldsObjects, @unchecked Sendable {
     /// The class name.
     public var name: ArraySlice<UInt8>
     /// How the name was written, when known.
@@ -218,6 +218,8 @@ public final class ArchivedClass: @unchecked Sendable {
         self.superclass = superclass
         self.superclassReferenceWidth = superclassReferenceWidth
     }
+
+    deinit { releaseHeldObjects(of: self) }
 
     /// The name as text.
     public var nameText: String { String(decoding: name, as: UTF8.self) }
@@ -282,7 +284,7 @@ public final class ArchivedCString: @unchecked Sendable {
 /// back exactly.
 ///
 /// (Its optional properties are spelled `Optional<…>` for the reason given at ``ArchivedClass``.)
-public final class ArchivedObject: @unchecked Sendable {
+public final class ArchivedObject: HoldsObjects, @unchecked Sendable {
     /// The object's class (its chain follows `superclass`).
     public var archivedClass: ArchivedClass
     /// The label width of the class link where it was written as a reference.
@@ -319,6 +321,8 @@ public final class ArchivedObject: @unchecked Sendable {
         self.sourceOffset = sourceOffset
         self.endOffset = nil
     }
+
+    deinit { releaseHeldObjects(of: self) }
 
     /// The name of the object's own class.
     public var className: String { archivedClass.nameText }

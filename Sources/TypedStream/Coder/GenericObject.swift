@@ -1,7 +1,7 @@
 /// An object of a class nobody registered: it keeps its class chain and every group exactly, and
 /// writes them back as they were. Nested objects are decoded (typed where registered) and
 /// re-encoded through the archiver, so shared references stay shared.
-public final class GenericObject: ArchivableObject, CustomStringConvertible {
+public final class GenericObject: ArchivableObject, HoldsObjects, CustomStringConvertible {
     /// The class chain as read, most derived first.
     public var archiveClassChain: [ArchiveClassLink] = []
     /// The groups as read (values keep their recorded wire decisions).
@@ -14,6 +14,13 @@ public final class GenericObject: ArchivableObject, CustomStringConvertible {
 
     /// Creates an empty generic object.
     public init() {}
+
+    /// Hands over the decoded instances (see ``HoldsObjects``).
+    public func moveHeldObjects(into pending: inout [AnyObject]) {
+        pending.appendObjects(of: &objects)
+    }
+
+    deinit { releaseHeldObjects(of: self) }
 
     /// Takes every remaining group of the object.
     public func decodeContents(with decoder: Unarchiver) throws {

@@ -20,7 +20,7 @@ import TypedStream
 ///                             entries: [(.atom("File"), .object(menu))])
 /// table.entries.first?.key.stringValue      // "File"
 /// ```
-public final class HashTableObject: ArchivableObject, CustomStringConvertible {
+public final class HashTableObject: ArchivableObject, HoldsObjects, CustomStringConvertible {
     /// One key/value pair.
     public struct Entry {
         /// The key, of type ``HashTableObject/keyType``.
@@ -49,6 +49,17 @@ public final class HashTableObject: ArchivableObject, CustomStringConvertible {
 
     /// Creates an empty table of objects to objects.
     public init() {}
+
+    /// Hands over the objects it holds (see ``HoldsObjects``).
+    public func moveHeldObjects(into pending: inout [AnyObject]) {
+        for entry in entries {
+            entry.key.appendObjects(to: &pending)
+            entry.value.appendObjects(to: &pending)
+        }
+        entries = []
+    }
+
+    deinit { releaseHeldObjects(of: self) }
 
     /// Creates a table with the given types and entries, archived as `HashTable` version 1.
     public init(keyType: String, valueType: String, entries: [(key: NeXTValue, value: NeXTValue)]) {

@@ -16,7 +16,7 @@ import TypedStream
 /// let list = ListObject([a, b])          // List v1 : Object v0
 /// list.elements.count                    // 2
 /// ```
-public final class ListObject: ArchivableObject, CustomStringConvertible {
+public final class ListObject: ArchivableObject, HoldsObjects, CustomStringConvertible {
     /// The chain as archived (`List` v1 : `Object` v0 by default).
     public var archiveClassChain: [ArchiveClassLink] = ListObject.defaultChain
     /// The elements (typed objects where their class is registered, else generic; `nil` for nil).
@@ -31,6 +31,13 @@ public final class ListObject: ArchivableObject, CustomStringConvertible {
 
     /// Creates an empty list.
     public init() {}
+
+    /// Hands over the objects it holds (see ``HoldsObjects``).
+    public func moveHeldObjects(into pending: inout [AnyObject]) {
+        pending.appendObjects(of: &elements)
+    }
+
+    deinit { releaseHeldObjects(of: self) }
 
     /// Creates a list of `elements`, archived as `List` version 1.
     public init(_ elements: [AnyObject?]) {

@@ -48,6 +48,15 @@ public enum NeXTValue {
         return nil
     }
 
+    /// Appends the objects this value holds (in structs and arrays too) to `objects`.
+    public func appendObjects(to objects: inout [AnyObject]) {
+        switch self {
+        case .object(let object): objects.appendObject(object)
+        case .structure(let members), .array(let members): for member in members { member.appendObjects(to: &objects) }
+        case .value: break
+        }
+    }
+
     /// The integer of an integer value (sign-extended), or `nil`.
     public var integerValue: Int64? {
         if case .value(.integer(let v, _)) = self { return v }

@@ -19,7 +19,7 @@ import TypedStream
 /// let names = StorageObject(elementType: "*", elementSize: 4, elements: [.cString("a"), .cString("b")])
 /// names.elements[1].stringValue      // "b"
 /// ```
-public final class StorageObject: ArchivableObject, CustomStringConvertible {
+public final class StorageObject: ArchivableObject, HoldsObjects, CustomStringConvertible {
     /// The chain as archived (`Storage` v1 : `Object` v0 by default).
     public var archiveClassChain: [ArchiveClassLink] = StorageObject.defaultChain
     /// The element type string (NeXT calls it the description), as archived.
@@ -37,6 +37,14 @@ public final class StorageObject: ArchivableObject, CustomStringConvertible {
 
     /// Creates an empty storage of `int`s.
     public init() {}
+
+    /// Hands over the objects it holds (see ``HoldsObjects``).
+    public func moveHeldObjects(into pending: inout [AnyObject]) {
+        for element in elements { element.appendObjects(to: &pending) }
+        elements = []
+    }
+
+    deinit { releaseHeldObjects(of: self) }
 
     /// Creates a storage of `elements` of type `elementType`, archived as `Storage` version 1.
     public init(elementType: String, elementSize: Int32, elements: [NeXTValue]) {

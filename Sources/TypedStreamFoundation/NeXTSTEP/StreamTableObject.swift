@@ -14,7 +14,7 @@ import TypedStream
 /// let table = try Unarchiver(bytes: nib, registry: .foundation).decodeRootObject() as! StreamTableObject
 /// let root = try table.decodeRootObject(at: 0)     // the archive stored under the first key
 /// ```
-public final class StreamTableObject: ArchivableObject, CustomStringConvertible {
+public final class StreamTableObject: ArchivableObject, HoldsObjects, CustomStringConvertible {
     /// One key and the archive stored under it.
     public struct Entry {
         /// The key, of type ``StreamTableObject/keyType``.
@@ -41,6 +41,14 @@ public final class StreamTableObject: ArchivableObject, CustomStringConvertible 
 
     /// Creates an empty table with atom keys.
     public init() {}
+
+    /// Hands over the objects it holds (see ``HoldsObjects``).
+    public func moveHeldObjects(into pending: inout [AnyObject]) {
+        for entry in entries { entry.key.appendObjects(to: &pending) }
+        entries = []
+    }
+
+    deinit { releaseHeldObjects(of: self) }
 
     /// Creates a table with keys of type `keyType` and the given entries.
     public init(keyType: String, entries: [Entry]) {

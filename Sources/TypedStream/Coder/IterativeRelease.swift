@@ -1,0 +1,58 @@
+/// An object that holds other objects and hands them over when it is freed, so that a long chain
+/// of holders (object 40 000 refers to 39 999, which refers to 39 998 …: a valid archive of a few
+/// hundred kilobytes) is freed by a loop instead of 40 000 nested `deinit`s, which overflow the
+/// stack.
+///
+/// A holder's `deinit` calls ``releaseHeldObjects(of:)``:
+///
+/// ```swift
+/// final class Box: ArchivableObject, HoldsObjects {
+///     var contents: [AnyObject?] = []
+///     func moveHeldObjects(into pending: inout [AnyObject]) {
+///         pending.appendObjects(of: &contents)
+///     }
+///     deinit { releaseHeldObjects(of: self) }
+///     …
+/// }
+/// ```
+public protocol HoldsObjects: AnyObject {
+    /// Moves every object this one holds into `pending`, leaving it holding none.
+    func moveHeldObjects(into pending: inout [AnyObject])
+}
+
+/// Frees what `holder` holds without recursion: objects whose last reference is in the worklist
+/// hand over their own held objects before they are freed, so each `deinit` finds nothing left
+/// to free in turn. Call it from a holder's `deinit`.
+public func releaseHeldObjects(of holder: some HoldsObjects) {
+    var pending: [AnyObject] = []
+    holder.moveHeldObjects(into: &pending)
+    while !pending.isEmpty {
+        // Only the last reference frees the object: then its contents come here first. (The
+        // test is made in place: a copy taken out of the array first would never be unique.)
+        guard isKnownUniquelyReferenced(&pending[pending.count - 1]) else {
+            pending.removeLast()
+            continue
+        }
+        let next = pending.removeLast()
+        (next as? HoldsObjects)?.moveHeldObjects(into: &pending)
+    }
+}
+
+extension Array where Element == AnyObject {
+    /// Moves the non-nil objects of `objects` here and empties it.
+    public mutating func appendObjects(of objects: inout [AnyObject?]) {
+        for case let object? in objects { append(object) }
+        objects = []
+    }
+
+    /// Moves the values of `objects` here and empties it.
+    public mutating func appendObjects<Key>(of objects: inout [Key: AnyObject]) {
+        append(contentsOf: objects.values)
+        objects = [:]
+    }
+
+    /// Appends `object` if it is not nil.
+    public mutating func appendObject(_ object: AnyObject?) {
+        if let object { append(object) }
+    }
+}
