@@ -121,6 +121,9 @@ extension TokenReader {
                 if let compiled = compiledOperations(ofSharedString: token.textIndex) {
                     range = compiled
                 } else {
+                    // The local copy goes first, so that the program grows in place (with the
+                    // copy alive every new type string copied every operation compiled so far).
+                    ops = []
                     range = try compileProgram(forSharedString: token.textIndex, at: here)
                     ops = program.ops
                 }
