@@ -11,15 +11,23 @@ struct VerifyCommandTests {
     }
 
     @Test func roundTripGivesTheSameBytes() throws {
-        #expect(try roundTrip(Samples.arrayWithBool) == Samples.arrayWithBool)
-        #expect(try roundTrip(Samples.appleHeader) == Samples.appleHeader)
+        for depth in [RoundTripDepth.tokens, .graph] {
+            #expect(try roundTrip(Samples.arrayWithBool, through: depth) == Samples.arrayWithBool)
+            #expect(try roundTrip(Samples.appleHeader, through: depth) == Samples.appleHeader)
+        }
+        let graph = run(["verify", "--graph", "-"], stdin: Samples.arrayWithBool)
+        #expect(graph.exitCode == .success)
+        #expect(graph.standardOutput == "<stdin>: identical\n")
     }
 
     @Test func everyTruncatedPrefixIsAnErrorWithAnOffset() {
         for length in 0..<Samples.arrayWithBool.count where length != Samples.appleHeader.count {
-            let result = run(["verify", "-"], stdin: Array(Samples.arrayWithBool.prefix(length)))
+            let prefix = Array(Samples.arrayWithBool.prefix(length))
+            let result = run(["verify", "-"], stdin: prefix)
             #expect(result.exitCode == .failure, "prefix \(length)")
             #expect(result.standardOutput.hasPrefix("<stdin>: error: offset 0x"), "prefix \(length): \(result.standardOutput)")
+            // Both depths refuse a prefix at the same offset, with the same reason.
+            #expect(run(["verify", "--graph", "-"], stdin: prefix).standardOutput == result.standardOutput, "prefix \(length)")
         }
     }
 

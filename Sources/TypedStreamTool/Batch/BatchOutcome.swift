@@ -13,11 +13,12 @@ enum BatchOutcome: Sendable, Hashable {
     /// The file was not verified (found in a folder but not a typedstream, or not a file).
     case skipped(reason: String)
 
-    /// Verifies `bytes` with ``roundTrip(_:compiled:)``, starting with the type strings in `compiled`.
-    static func check(_ bytes: [UInt8], compiled: inout CompiledTypeStrings) -> BatchOutcome {
+    /// Verifies `bytes` with ``roundTrip(_:through:compiled:)`` at `depth`, starting with the type
+    /// strings in `compiled`.
+    static func check(_ bytes: [UInt8], through depth: RoundTripDepth = .tokens, compiled: inout CompiledTypeStrings) -> BatchOutcome {
         let output: [UInt8]
         do {
-            output = try roundTrip(bytes, compiled: &compiled)
+            output = try roundTrip(bytes, through: depth, compiled: &compiled)
         } catch let error as any LocatedError {
             return .failed(offset: error.offset, reason: error.reason)
         } catch {

@@ -11,7 +11,10 @@ struct VerifyCommand: Subcommand {
         name: "verify",
         abstract: "Check that archives decode and re-encode to the very same bytes.",
         discussion: """
-            Each file is decoded and encoded again; the output must equal the input byte for byte. \
+            Each file is read by the checked reader and every token is encoded again from its \
+            decoded value; the output must equal the input byte for byte. With --graph each file \
+            goes through the editable object graph instead (what 'convert' and 'encode' write \
+            from): objects rebuilt, references numbered again from identities. \
             Files are checked in parallel but reported in the order given (folders: sorted by \
             name). With several files a summary follows. A progress bar is drawn on standard \
             error when it is a terminal.
@@ -28,6 +31,7 @@ struct VerifyCommand: Subcommand {
             .init("recursive", short: "r", help: "Check every file under each folder among the FILE arguments."),
             .init("quiet", short: "q", help: "Print only files that differ or fail, and the summary."),
             .init("no-progress", help: "Never draw the progress bar."),
+            .init("graph", help: "Round-trip through the editable object graph instead of the token reader (slower)."),
         ])
 
     /// The files and folders to check.
@@ -40,6 +44,8 @@ struct VerifyCommand: Subcommand {
     let quiet: Bool
     /// Never draw progress.
     let noProgress: Bool
+    /// Round-trip through the graph.
+    let graph: Bool
 
     init(_ arguments: ParsedArguments) throws(UsageError) {
         files = arguments.values("FILE")
@@ -47,6 +53,7 @@ struct VerifyCommand: Subcommand {
         recursive = arguments.flag("recursive")
         quiet = arguments.flag("quiet")
         noProgress = arguments.flag("no-progress")
+        graph = arguments.flag("graph")
     }
 
     func validate() throws(UsageError) {
@@ -61,15 +68,16 @@ struct VerifyCommand: Subcommand {
     func run(_ context: CommandContext) throws -> ExitCode {
         let (items, walkedFolder) = BatchRunner.items(for: files.map(\.value), context: context)
         let runner = BatchRunner(jobs: jobs?.value ?? context.processorCount, quiet: quiet, noProgress: noProgress)
-        let summary = runner.run(items, context: context) { item, compiled in Self.check(item, compiled: &compiled, context: context) }
+        let depth: RoundTripDepth = graph ? .graph : .tokens
+        let summary = runner.run(items, context: context) { item, compiled in Self.check(item, through: depth, compiled: &compiled, context: context) }
         if items.count > 1 || walkedFolder { context.output.write(summary.report()) }
         return summary.allGood ? .success : .failure
     }
 
     /// Reads and checks one item (on a worker thread, with its compiled type strings).
-    private static func check(_ item: BatchItem, compiled: inout CompiledTypeStrings, context: CommandContext) -> (outcome: BatchOutcome, size: Int) {
+    private static func check(_ item: BatchItem, through depth: RoundTripDepth, compiled: inout CompiledTypeStrings, context: CommandContext) -> (outcome: BatchOutcome, size: Int) {
         let (bytes, early) = item.read(context)
         if let early { return early }
-        return (BatchOutcome.check(bytes, compiled: &compiled), bytes.count)
+        return (BatchOutcome.check(bytes, through: depth, compiled: &compiled), bytes.count)
     }
 }
