@@ -72,8 +72,33 @@ public struct ArchiveStatistics: Sendable {
 
     /// Reads `bytes` and computes the statistics. Throws ``CoderError`` (`malformed` for bad bytes).
     public static func compute(bytes: [UInt8], registry: ClassRegistry = .foundation, options: Unarchiver.Options = Unarchiver.Options()) throws(CoderError) -> ArchiveStatistics {
-        let archive: Archive
-        do { archive = try ArchiveReader.read(bytes, limits: options.limits) } catch { throw CoderError(error) }
-        return try compute(archive: archive, registry: registry, options: options)
+        let decoder = try Unarchiver(bytes: bytes, registry: registry, options: options)
+        _ = try decoder.decodeTopLevelItems()
+        var statistics = ArchiveStatistics()
+        // Objects of one class often come in a row: counted under the last name until it changes.
+        var lastName: ArraySlice<UInt8> = []
+        var run = ClassCount()
+        func endRun() {
+            guard run.typed + run.generic > 0 else { return }
+            let name = String(decoding: lastName, as: UTF8.self)
+            statistics.perClass[name, default: ClassCount()].typed += run.typed
+            statistics.perClass[name, default: ClassCount()].generic += run.generic
+            run = ClassCount()
+        }
+        decoder.forEachDecodedObject { name, instance in
+            if name != lastName {
+                endRun()
+                lastName = name
+            }
+            if instance is GenericObject { run.generic += 1 } else { run.typed += 1 }
+        }
+        endRun()
+        for count in statistics.perClass.values {
+            statistics.typed += count.typed
+            statistics.generic += count.generic
+        }
+        statistics.objects = statistics.typed + statistics.generic
+        statistics.warnings = decoder.warnings
+        return statistics
     }
 }

@@ -41,3 +41,41 @@ struct ArchiveStatisticsTests {
         #expect(throws: CoderError(.malformed, "")) { try ArchiveStatistics.compute(bytes: [0x04, 0x0B]) }
     }
 }
+
+/// The statistics counted from the streaming decode equal those counted over the graph.
+@Suite("Archive statistics, streaming against graph")
+struct ArchiveStatisticsAgreementTests {
+    static func agree(_ bytes: [UInt8], _ name: String) {
+        let streamed = Result { try ArchiveStatistics.compute(bytes: bytes) }
+        let graphed = Result { () throws -> ArchiveStatistics in
+            let archive: Archive
+            do { archive = try ArchiveReader.read(bytes) } catch let error as WireError { throw CoderError(error) }
+            return try ArchiveStatistics.compute(archive: archive)
+        }
+        switch (streamed, graphed) {
+        case (.success(let a), .success(let b)):
+            #expect(a.objects == b.objects && a.typed == b.typed && a.generic == b.generic, "\(name)")
+            #expect(a.perClass == b.perClass, "\(name)")
+            #expect(a.warnings == b.warnings, "\(name)")
+        case (.failure(let a), .failure(let b)):
+            let offsets = ((a as? CoderError)?.offset, (b as? CoderError)?.offset)
+            #expect(offsets.0 == offsets.1, "\(name)")
+        default:
+            Issue.record("\(name): one way failed, the other did not: \(streamed) / \(graphed)")
+        }
+    }
+
+    @Test func onGeneratedArchives() throws {
+        let thing = GenericObject()
+        thing.archiveClassChain = [ArchiveClassLink("MyThing", version: 3), .nsObject]
+        let shared = StringObject("s")
+        let root = ArrayObject([shared, thing, NumberObject(int: 1), shared, thing, ArrayObject([StringObject("t"), shared])])
+        Self.agree(try archived(root), "generated")
+    }
+
+    @Test(.enabled(if: CorpusFontPlists.corpusDirectory != nil, "../shared/corpus is missing"))
+    func onTheCorpus() throws {
+        let files = try #require(FoundationCorpusTests.corpusFiles())
+        for (name, bytes) in files { Self.agree(bytes, name) }
+    }
+}

@@ -18,6 +18,8 @@ import ObjCTypeEncoding
 struct StreamingState {
     /// The reader, standing at the next group or end of object.
     var reader: TokenReader
+    /// The slot of the class of the object decoded at each object-table slot (`-1` elsewhere).
+    var instanceClassSlots: [Int32] = []
     /// The decoded instance per object-table slot (`nil`: a class, or not decoded).
     var instances: [AnyObject?] = []
     /// The class read at each class slot.
@@ -44,6 +46,8 @@ struct StreamingState {
 struct StreamedClass {
     /// Its name and version.
     let link: ArchiveClassLink
+    /// Its name as archived.
+    let name: ArraySlice<UInt8>
     /// The slot of its superclass; `nil` for a root class.
     var superclassSlot: Int?
     /// Its chain and the type that decodes its objects, once worked out.
@@ -208,6 +212,8 @@ extension Unarchiver {
         let instance = type.init()
         stream.instances.pad(toInclude: slot, with: nil)
         stream.instances[slot] = instance
+        stream.instanceClassSlots.pad(toInclude: slot, with: -1)
+        stream.instanceClassSlots[slot] = Int32(truncatingIfNeeded: first)
         stream.open.append(StreamedObject(chain: chain, offset: offset))
         defer { stream.open.removeLast() }
         do {
@@ -230,9 +236,9 @@ extension Unarchiver {
             guard link.code == .classLink else { throw streamNeedsGraph() }
             switch link.form {
             case .new:
-                let name = String(decoding: stream.reader.bytes[link.payload], as: UTF8.self)
+                let name = stream.reader.bytes[link.payload]
                 stream.classes.pad(toInclude: link.slot, with: nil)
-                stream.classes[link.slot] = StreamedClass(link: ArchiveClassLink(name, version: link.value))
+                stream.classes[link.slot] = StreamedClass(link: ArchiveClassLink(String(decoding: name, as: UTF8.self), version: link.value), name: name)
                 if let previous { stream.classes[previous]?.superclassSlot = link.slot }
                 previous = link.slot
                 if first == nil { first = link.slot }
@@ -291,5 +297,26 @@ extension Unarchiver {
     var streamCheckpoint: StreamCheckpoint {
         StreamCheckpoint(topLevelGroupsTaken: stream.topLevelGroupsTaken, slotsRead: stream.reader.nextSlot,
                          warningCount: warnings.count, seenChainCount: seenChains.count)
+    }
+}
+
+extension Unarchiver {
+    /// Calls `body` for every object decoded so far, in object-table order, with the name of
+    /// its class as archived (before ``classSubstitutions``) and its decoded instance. After
+    /// ``decodeRootObject()`` or `decodeTopLevelItems()` that is every object of the archive.
+    public func forEachDecodedObject(_ body: (_ className: ArraySlice<UInt8>, _ instance: AnyObject) throws -> Void) rethrows {
+        if isStreaming {
+            for (slot, instance) in stream.instances.enumerated() {
+                guard let instance, slot < stream.instanceClassSlots.count else { continue }
+                let classSlot = Int(stream.instanceClassSlots[slot])
+                guard classSlot >= 0, classSlot < stream.classes.count, let entry = stream.classes[classSlot] else { continue }
+                try body(entry.name, instance)
+            }
+            return
+        }
+        guard let owner = archive.ownedObjects else { return }
+        for entry in owner.objects {
+            if let instance = decodedInstance(of: entry) { try body(entry.archivedClass.name, instance) }
+        }
     }
 }

@@ -560,6 +560,9 @@ public final class Unarchiver {
         }
     }
 
+    /// The instance decoded for a graph object, or `nil` if it was not decoded (yet).
+    func decodedInstance(of entry: ArchivedObject) -> AnyObject? { decoded[ObjectIdentifier(entry)] }
+
     /// The decoded instance for a graph object, decoding it on first use. The instance is
     /// registered before its contents are read, so cycles resolve to it.
     public func object(for entry: ArchivedObject) throws(CoderError) -> AnyObject {

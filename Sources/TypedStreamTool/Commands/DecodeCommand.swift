@@ -45,12 +45,12 @@ struct DecodeCommand: Subcommand {
 
     func run(_ context: CommandContext) throws -> ExitCode {
         let bytes = try context.readFile(file.value)
+        if stats { return printStatistics(bytes, context) }
         let archive: Archive
         do { archive = try ArchiveReader.read(bytes) } catch {
             context.printError("error: \(CommandContext.displayName(file.value)): offset \(TextFormatting.hexOffset(error.offset)) (\(error.offset)): \(error.reason)")
             return .failure
         }
-        if stats { return printStatistics(archive, context) }
         if json || plain {
             do {
                 let text = json ? try ArchiveJSON.encode(archive) : try ModelPlainJSON.encode(archive)
@@ -66,9 +66,9 @@ struct DecodeCommand: Subcommand {
     }
 
     /// `objects: 12, typed: 10 (83.3 %), generic: 2` then one line per class.
-    private func printStatistics(_ archive: Archive, _ context: CommandContext) -> ExitCode {
+    private func printStatistics(_ bytes: [UInt8], _ context: CommandContext) -> ExitCode {
         let statistics: ArchiveStatistics
-        do { statistics = try ArchiveStatistics.compute(archive: archive) } catch {
+        do { statistics = try ArchiveStatistics.compute(bytes: bytes) } catch {
             context.printError("error: \(CommandContext.displayName(file.value)): \(error.description)")
             return .failure
         }
