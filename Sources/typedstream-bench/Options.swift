@@ -18,6 +18,8 @@ struct Options {
     var inputsFolder = NSTemporaryDirectory() + "typedstream-bench"
     var markdownPath: String?
     var selfCheck = false
+    /// Measure the commands whole-process on these files instead of the phases.
+    var commandFiles: [String]?
     /// Hidden child mode: measure this phase only.
     var childPhase: Phase?
     var childKind: InputKind?
@@ -50,6 +52,11 @@ struct Options {
       --markdown FILE     Also write the report to FILE.
       --self-check        Generate every kind twice at a small size, check the bytes are the
                           same and round-trip, print digests, and exit (no timing).
+      --commands [LIST]   Instead of the phases: time the typedstream commands as whole
+                          processes (wall clock, peak memory) on the files in LIST
+                          (comma-separated; default: ../shared/bench/*.typedstream), beside
+                          'pytypedstream decode' when it is installed. Needs the release
+                          'typedstream' built beside this executable.
       -h, --help          Show this help.
     """
 
@@ -108,6 +115,13 @@ struct Options {
             case "--inputs": options.inputsFolder = try value(argument)
             case "--markdown": options.markdownPath = try value(argument)
             case "--self-check": options.selfCheck = true
+            case "--commands":
+                if index + 1 < arguments.count, !arguments[index + 1].hasPrefix("--") {
+                    index += 1
+                    options.commandFiles = arguments[index].split(separator: ",").map(String.init)
+                } else {
+                    options.commandFiles = CommandRuns.sharedBenchFiles()
+                }
             case "--phase":
                 let text = try value(argument)
                 guard let phase = Phase(rawValue: text) else { throw BenchError("--phase: unknown phase '\(text)'") }

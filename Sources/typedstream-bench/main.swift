@@ -20,6 +20,15 @@ do {
             throw BenchError("--phase needs --kind and --input")
         }
         try PhaseChild.run(phase: phase, kind: kind, input: input, runs: options.runs, warmup: options.warmup)
+    } else if let files = options.commandFiles {
+        guard !files.isEmpty else { throw BenchError("--commands: no files (../shared/bench is missing; name files)") }
+        let results = try CommandRuns.measure(files: files, runs: options.runs, scratch: NSTemporaryDirectory() + "typedstream-bench-command-output", peer: options.peer)
+        let report = (["# typedstream commands, whole process", ""] + Machine.summary().map { "- " + $0 }
+            + ["- command: `typedstream-bench \(CommandLine.arguments.dropFirst().joined(separator: " "))`",
+               "- median wall time of \(options.runs) run(s) per line; output to /dev/null; peak = the largest resident set of the runs", "",
+               CommandRuns.table(results), ""]).joined(separator: "\n")
+        print(report)
+        if let path = options.markdownPath { try report.write(toFile: path, atomically: true, encoding: .utf8) }
     } else if options.selfCheck {
         exit(SelfCheck.run(seed: options.seed) ? 0 : 1)
     } else {
