@@ -37,6 +37,13 @@ public enum BinaryPlistWriter {
     private struct Flattener {
         var objects: [FlatObject] = []
         var scalarIndex: [PlistValue: Int] = [:]
+        /// The object of each UID value written so far, by UID (`-1`: none yet). A keyed
+        /// archive refers to every object by UID, so UIDs are most of the scalars; found by
+        /// number here instead of by hashing.
+        var uidIndex: [Int] = []
+        /// The last dictionary keys written and their objects: objects of one class repeat
+        /// the same few keys, found by comparing them instead of hashing.
+        var recentKeys: [(key: String, index: Int)] = []
 
         mutating func add(_ value: PlistValue) -> Int {
             switch value {
@@ -49,17 +56,39 @@ public enum BinaryPlistWriter {
             case .dictionary(let entries):
                 let index = objects.count
                 objects.append(.dictionary(keys: [], values: []))
-                let keys = entries.map { add(.string($0.key)) }
+                let keys = entries.map { addKey($0.key) }
                 let values = entries.map { add($0.value) }
                 objects[index] = .dictionary(keys: keys, values: values)
                 return index
-            default:
-                if let existing = scalarIndex[value] { return existing }
+            case .uid(let uid):
+                let slot = Int(uid)
+                if slot < uidIndex.count, uidIndex[slot] >= 0 { return uidIndex[slot] }
                 let index = objects.count
                 objects.append(.scalar(value))
-                scalarIndex[value] = index
+                if slot >= uidIndex.count { uidIndex.append(contentsOf: repeatElement(-1, count: slot + 1 - uidIndex.count)) }
+                uidIndex[slot] = index
                 return index
+            default:
+                return addScalar(value)
             }
+        }
+
+        /// The object of a dictionary key.
+        mutating func addKey(_ key: String) -> Int {
+            if let known = recentKeys.first(where: { $0.key == key }) { return known.index }
+            let index = addScalar(.string(key))
+            if recentKeys.count == 16 { recentKeys.removeFirst() }
+            recentKeys.append((key, index))
+            return index
+        }
+
+        /// The object of a scalar, shared with every equal scalar.
+        mutating func addScalar(_ value: PlistValue) -> Int {
+            if let existing = scalarIndex[value] { return existing }
+            let index = objects.count
+            objects.append(.scalar(value))
+            scalarIndex[value] = index
+            return index
         }
     }
 

@@ -1,6 +1,6 @@
 /// A property-list value as keyed archives use them, including the `UID` type that only
 /// binary plists (and `NSKeyedArchiver`) have. Dictionaries keep their key order.
-public indirect enum PlistValue: Hashable, Sendable {
+public enum PlistValue: Hashable, Sendable {
     /// A string.
     case string(String)
     /// A signed integer.
