@@ -25,7 +25,7 @@ extension Unarchiver {
     public func decodeTopLevelItems() throws(CoderError) -> [TopLevelItem] {
         var items: [TopLevelItem] = []
         while hasMoreGroups {
-            if peekTypeString() == "@" {
+            if nextGroupHasTypeString("@") {
                 items.append(.object(try decodeObject()))
                 continue
             }

@@ -73,7 +73,7 @@ run() {
     local secs=NA kb=NA
     if [ -s "$tf" ]; then read -r secs kb < <(tail -n 1 "$tf"); fi
     printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$shape" "$size" "$name" "$LAST_RC" "$secs" "$kb" >> "$TSV"
-    case $LAST_RC in 0|1|64) ;; *) tail -c 2000 "$ef" > "$OUT/logs/${size}mb-$shape-$name.err" ;; esac
+    case $LAST_RC in 0|1|64) ;; *) head -c 2000 "$ef" > "$OUT/logs/${size}mb-$shape-$name.err" ;; esac
     printf '  %-22s %-18s exit %-4s %8ss %10s KB\n' "$shape" "$name" "$LAST_RC" "$secs" "$kb"
 }
 

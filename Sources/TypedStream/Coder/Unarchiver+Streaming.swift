@@ -281,10 +281,16 @@ extension Unarchiver {
 
     /// The type string of the stream's next group, without taking it.
     var streamPeekTypeString: String? {
+        streamPeekTypeStringBytes.map { String(decoding: $0, as: UTF8.self) }
+    }
+
+    /// The bytes of the next group's type string, without taking the group.
+    var streamPeekTypeStringBytes: ArraySlice<UInt8>? {
         guard streamHasMoreGroups else { return nil }
+        if let text = stream.reader.peekSharedStringText() { return text }
         var probe = stream.reader
         guard let token = try? probe.nextCompact(), token.code == .typeString else { return nil }
-        return String(decoding: probe.bytes[token.payload], as: UTF8.self)
+        return probe.bytes[token.payload]
     }
 
     /// Forgets the decoding types worked out for the classes read (the class substitutions

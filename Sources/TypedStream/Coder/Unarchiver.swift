@@ -325,6 +325,16 @@ public final class Unarchiver {
         return cursor.groups[cursor.next].typeText
     }
 
+    /// Whether the next group's type string is `typeString`, compared as bytes (no text is made:
+    /// a type string can be a megabyte long, and a top level can hold 100 000 groups of it).
+    public func nextGroupHasTypeString(_ typeString: String) -> Bool {
+        if isStreaming { return streamPeekTypeStringBytes?.elementsEqual(typeString.utf8) ?? false }
+        guard let cursor = cursors.last, cursor.next < cursor.groups.count else { return false }
+        // An untyped streamer-3 group holds one object: its type is "@".
+        guard let text = cursor.groups[cursor.next].typeString else { return typeString == "@" }
+        return text.elementsEqual(typeString.utf8)
+    }
+
     /// A type string a caller asked for, parsed. (A class: handed out for every value decoded,
     /// it costs one reference count where a structure of its three fields cost three.)
     private final class ParsedTypes: Sendable {
@@ -508,7 +518,7 @@ public final class Unarchiver {
         let lengthOffset = nextGroupOffset
         let length: Int32 = try decode()
         guard length >= 0 else { throw CoderError(.badContents, at: lengthOffset, "data length \(length) is negative") }
-        if length == 0, peekTypeString() != "[0c]" { return [] }
+        if length == 0, !nextGroupHasTypeString("[0c]") { return [] }
         guard case .bytes(let payload) = try decodeValue(ofObjCType: "[\(length)c]") else {
             throw CoderError(.badContents, at: lengthOffset, "data bytes expected")
         }

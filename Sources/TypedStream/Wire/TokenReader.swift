@@ -481,6 +481,27 @@ public struct TokenReader: Sendable {
         }
     }
 
+    /// The text of the shared string at the reader's position (a group's type string), without
+    /// reading it: `nil` when something else is there, a token is pending, or it is not
+    /// readable. Only the position moves and moves back, so no table of the reader is copied
+    /// (a copied reader that read a new literal copied the whole shared-string table).
+    mutating func peekSharedStringText() -> ArraySlice<UInt8>? {
+        guard pending == nil else { return nil }
+        let start = offset
+        defer { offset = start }
+        guard let head = try? readByte("a type string") else { return nil }
+        switch head {
+        case HeadByte.null:
+            return nil
+        case HeadByte.new:
+            guard let (length, _) = try? readLength(what: "a type string length"), length <= bytes.count - offset else { return nil }
+            return bytes[offset..<offset + length]
+        default:
+            guard let (index, _) = try? readReference(head: head, at: start, what: "a type string"), index >= 0, index < nextSharedString else { return nil }
+            return bytes[sharedStringRanges[index]]
+        }
+    }
+
     /// Enters the literal shared string `text` in the next shared-string slot.
     @inline(__always)
     mutating func newSharedString(_ text: Range<Int>, at start: Int) throws(WireError) -> Int {

@@ -60,6 +60,29 @@ public final class KeyedArchiveEncoder {
     /// Creates an encoder with an empty `$objects` table (just `$null`).
     public init(options: KeyedArchiveExporter.Options = .init()) {
         self.options = options
+        textBytesLeft = options.maximumTextBytes ?? Int.max
+    }
+
+    /// What ``KeyedArchiveExporter/Options/maximumTextBytes`` still allows.
+    private var textBytesLeft: Int
+    /// Set when a value passed the budget; the object being written then throws.
+    private var overBudget = false
+
+    /// Counts the strings and data of `value` against the budget (an explicit stack: a value
+    /// nests as deep as its type string).
+    private func charge(_ value: PlistValue) {
+        guard !overBudget, textBytesLeft != Int.max else { return }
+        var pending = [value]
+        while let next = pending.popLast() {
+            switch next {
+            case .string(let text): textBytesLeft -= text.utf8.count
+            case .data(let bytes): textBytesLeft -= bytes.count
+            case .array(let elements): pending.append(contentsOf: elements)
+            case .dictionary(let entries): pending.append(contentsOf: entries.map(\.value))
+            default: break
+            }
+        }
+        if textBytesLeft < 0 { overBudget = true }
     }
 
     /// The `$objects` array built so far.
@@ -70,7 +93,8 @@ public final class KeyedArchiveEncoder {
     /// Writes `value` inline under `key` (`encodeInt:forKey:`, `encodeDouble:forKey:` …). Only
     /// meaningful inside ``KeyedArchiveRepresentable/encodeKeyed(with:)``; elsewhere it does nothing.
     public func encode(_ value: PlistValue, forKey key: String) {
-        guard !fieldStack.isEmpty else { return }
+        guard !fieldStack.isEmpty, !overBudget else { return }
+        charge(value)
         fieldStack[fieldStack.count - 1].append(PlistEntry(key, value))
     }
 
@@ -128,6 +152,10 @@ public final class KeyedArchiveEncoder {
             throw error
         }
         let fields = fieldStack.removeLast()
+        if overBudget {
+            let budget = options.maximumTextBytes ?? 0
+            throw KeyedArchiveError(.tooLarge, "the keyed archive would hold more than \(budget) bytes of text and data (writing a \(form.keyedClassNames.first ?? "?") object): the archive repeats a long value where it refers to it; convert it to JSON ('--to json'), which keeps references")
+        }
         let classRef = try classReference(form.keyedClassNames)
         objects[Int(uid)] = .dictionary([PlistEntry("$class", classRef)] + fields)
         return .uid(uid)
@@ -151,6 +179,7 @@ public final class KeyedArchiveEncoder {
     /// The UID of a plain value (string, number, data) in `$objects`, stored once per value.
     public func plainReference(_ value: PlistValue) throws(KeyedArchiveError) -> PlistValue {
         if let uid = plainUIDs[value] { return .uid(uid) }
+        charge(value)
         let uid = try nextUID()
         objects.append(value)
         plainUIDs[value] = uid

@@ -21,6 +21,9 @@ public struct KeyedArchiveError: Error, Hashable, Sendable, CustomStringConverti
         case badReference
         /// An object entry whose keys do not have the shape its class writes (import).
         case badObject
+        /// The archive would hold more text and data than ``KeyedArchiveExporter/Options/maximumTextBytes``
+        /// allows (a value written again at every place it is reached).
+        case tooLarge
     }
 
     /// What went wrong.

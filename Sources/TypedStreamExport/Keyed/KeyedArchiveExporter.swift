@@ -47,6 +47,11 @@ public enum KeyedArchiveExporter {
         public var modelKeys: ModelKeyStyle = .plain
         /// Deepest nesting of objects written. Default 512.
         public var maximumDepth = 512
+        /// The most bytes of string and data values the archive may hold, counted as they are
+        /// written (a value written again where it is reached again — a group's type string, a C
+        /// string — counts each time). `nil`: no bound, except when exporting a typedstream's
+        /// bytes, where it defaults to ``expansionBudget(forInputBytes:)``.
+        public var maximumTextBytes: Int? = nil
 
         /// The defaults.
         public init() {}
@@ -89,8 +94,17 @@ public enum KeyedArchiveExporter {
     /// Decodes a typedstream with `registry` (Foundation, AppKit and NeXTSTEP codecs by default;
     /// every other class stays generic) and exports all its top-level items.
     /// Throws ``KeyedArchiveError`` (code `decoding`, with the byte offset, for bad input).
+    /// The default budget for exporting `count` input bytes: 64 bytes of text and data per input
+    /// byte, plus 1 MiB. A 4 MB archive may give 257 MiB of text; a 1 MB type string that
+    /// 100 000 groups refer to (100 GB written out) is refused.
+    public static func expansionBudget(forInputBytes count: Int) -> Int {
+        count.multipliedReportingOverflow(by: 64).partialValue.addingReportingOverflow(1 << 20).partialValue
+    }
+
     public static func export(typedstream bytes: [UInt8], registry: ClassRegistry = .foundation,
                               options: Options = Options()) throws(KeyedArchiveError) -> PlistValue {
+        var options = options
+        if options.maximumTextBytes == nil { options.maximumTextBytes = expansionBudget(forInputBytes: bytes.count) }
         let items: [TopLevelItem]
         do {
             let decoder = try Unarchiver(bytes: bytes, registry: registry)

@@ -121,6 +121,9 @@ struct ConvertCommand: Subcommand {
         } catch let error as any LocatedError {
             context.printError("error: \(CommandContext.displayName(path)): offset \(TextFormatting.hexOffset(error.offset)) (\(error.offset)): \(error.reason)")
             return .failure
+        } catch let error as KeyedArchiveError {
+            context.printError("error: \(CommandContext.displayName(path)): \(error)")
+            return .failure
         }
         if let output {
             if output.value != "-", output.value == path {
