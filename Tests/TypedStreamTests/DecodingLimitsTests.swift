@@ -58,6 +58,35 @@ struct DecodingLimitsTests {
         #expect(DecodingLimits.default.maximumClassNameLength == 256)
     }
 
+    @Test func maximumClassChainLength() throws {
+        // Object #0 at 19 with the chain A : B : C (new classes at 20, 25 and 30).
+        let chain = Self.header + Self.literal("@") + [0x84]
+            + [0x84] + Self.literal("A") + [0x00] + [0x84] + Self.literal("B") + [0x00] + [0x84] + Self.literal("C") + [0x00] + [0x85, 0x86]
+        // Checked where class links become a graph: by the index and the graph reader alike.
+        func refused(_ bytes: [UInt8], longest: Int) -> [Int?] {
+            let limits = Self.limits { $0.maximumClassChainLength = longest }
+            let errors: [WireError?] = [
+                { () -> WireError? in do { _ = try ArchiveIndex(bytes: bytes, limits: limits); return nil } catch let error as WireError { return error } catch { return nil } }(),
+                { () -> WireError? in do { _ = try ArchiveReader.read(bytes, limits: limits); return nil } catch let error as WireError { return error } catch { return nil } }(),
+            ]
+            return errors.map { error in error.map { $0.code == .limitExceeded ? $0.offset : -1 } }
+        }
+        #expect(refused(chain, longest: 3) == [nil, nil])
+        #expect(refused(chain, longest: 2) == [30, 30])
+        // A second object of a new class D whose superclass is A (#1, by reference): D's chain
+        // is four long, found at the reference.
+        let deeper = Array(chain.dropLast()) + [0x92, 0x84, 0x84] + Self.literal("D") + [0x00, 0x93, 0x86, 0x86]
+        #expect(refused(deeper, longest: 4) == [nil, nil])
+        #expect(refused(deeper, longest: 3) == [deeper.count - 3, deeper.count - 3])
+        #expect(DecodingLimits.default.maximumClassChainLength == 256)
+        // The archiver refuses to write what readers refuse.
+        let tall = GenericObject()
+        tall.archiveClassChain = (0..<257).map { ArchiveClassLink("C\($0)") }
+        #expect(throws: CoderError(.invalidValue, "")) { try Archiver.archivedBytes(withRootObject: tall) }
+        tall.archiveClassChain.removeLast()
+        #expect(try ArchiveReader.read(try Archiver.archivedBytes(withRootObject: tall)).groups.count == 1)
+    }
+
     @Test func maximumTypeNesting() {
         let limits = Self.limits { $0.maximumTypeNesting = 3 }
         Self.expectAccepted(Self.header + Self.literal("[1[1i]]") + [0x05], limits)

@@ -49,7 +49,7 @@ public struct ArchiveIndex: Sendable {
             throw WireError(.limitExceeded, at: 0, "the input has \(bytes.count) bytes; an index holds at most 4 GiB")
         }
         var reader = TokenReader(bytes: bytes, limits: limits, compiled: compiled)
-        var builder = Builder(bytes: bytes)
+        var builder = Builder(bytes: bytes, limits: limits)
         do {
             self.header = try reader.readToEnd(checking: &builder)
         } catch {
@@ -71,10 +71,13 @@ public struct ArchiveIndex: Sendable {
         var topLevelGroups: [Int] = []
         var root: Int?
         var error: WireError?
-        /// The checks of class links (every object has a class, no chain loops).
-        var chains = ClassChainCheck()
+        /// The checks of class links (every object has a class, no chain loops, none too long).
+        var chains: ClassChainCheck
 
-        init(bytes: [UInt8]) { self.bytes = bytes }
+        init(bytes: [UInt8], limits: DecodingLimits) {
+            self.bytes = bytes
+            chains = ClassChainCheck(limits: limits)
+        }
 
         @inline(__always)
         mutating func visit(_ token: CompactToken) -> Bool {

@@ -55,7 +55,7 @@ public enum ArchiveReader {
     public static func read(_ bytes: [UInt8], limits: DecodingLimits = .default, compiled: inout CompiledTypeStrings) throws(WireError) -> Archive {
         var reader = TokenReader(bytes: bytes, limits: limits, compiled: compiled)
         defer { compiled = reader.compiledTypeStrings }
-        var builder = Builder(bytes: bytes, maximumObjects: limits.maximumObjects)
+        var builder = Builder(bytes: bytes, limits: limits)
         do throws(WireError) {
             let header = try reader.readToEnd(checking: &builder)
             let groups = try builder.finish(at: bytes.count)
@@ -94,8 +94,8 @@ public enum ArchiveReader {
         var contents: [(object: ArchivedObject?, start: Int, spill: [ArchivedGroup])] = [(nil, 0, [])]
         /// How many groups of one object ``groups`` holds before they move to its own list.
         static let spillCount = 1024
-        /// The checks of class links (every object has a class, no chain loops).
-        var chains = ClassChainCheck()
+        /// The checks of class links (every object has a class, no chain loops, none too long).
+        var chains: ClassChainCheck
         /// The slot and offset of the new object whose chain is being read.
         var chainObject = (slot: 0, offset: 0)
         /// The new classes of the chain being read, in order.
@@ -114,9 +114,10 @@ public enum ArchiveReader {
         /// the stacks of what is open sixteen deep — as growing them a step at a time was about a
         /// tenth of reading a message body. (They go when the graph is built; only ``objects``,
         /// which the archive keeps, grows as it goes.)
-        init(bytes: [UInt8], maximumObjects: Int) {
+        init(bytes: [UInt8], limits: DecodingLimits) {
             self.bytes = bytes
-            slots.reserveCapacity(min(bytes.count / 8, maximumObjects))
+            chains = ClassChainCheck(limits: limits)
+            slots.reserveCapacity(min(bytes.count / 8, limits.maximumObjects))
             open.reserveCapacity(Self.usualDepth)
             valueStarts.reserveCapacity(Self.usualDepth)
         }

@@ -1,7 +1,8 @@
 /// What makes the class links of a token stream a graph, checked as the links come: every
-/// object has a class (its first link is not nil), and no class chain loops (no class is, itself
-/// or through its superclasses, its own superclass). ``ArchiveIndex`` and ``ArchiveReader``
-/// check both through this one type, with the same errors.
+/// object has a class (its first link is not nil), no class chain loops (no class is, itself
+/// or through its superclasses, its own superclass), and no chain is longer than
+/// ``DecodingLimits/maximumClassChainLength``. ``ArchiveIndex`` and ``ArchiveReader`` check
+/// them through this one type, with the same errors.
 ///
 /// A loop is found by slot numbers alone: classes read before the chain being read have
 /// loop-free chains of their own (their superclasses were fixed when they were read), so only a
@@ -21,12 +22,24 @@ struct ClassChainCheck {
     private var chainStart = 0
     /// The name (a range of the input) of the last class the chain took.
     private var lastName = 0..<0
+    /// The longest chain accepted.
+    private let maximumLength: Int
+    /// The length of the chain from each class read (by slot) to its root.
+    private var lengths: [Int: Int] = [:]
+    /// The slots of the new classes the chain being read took, most derived first.
+    private var newClasses: [Int] = []
+
+    /// Checks with `limits`' longest class chain.
+    init(limits: DecodingLimits) {
+        maximumLength = limits.maximumClassChainLength
+    }
 
     /// A new object in `slot`: its class chain comes next.
     @inline(__always)
     mutating func newObject(slot: Int) {
         place = .afterObject(slot)
         chainStart = slot + 1
+        newClasses.removeAll(keepingCapacity: true)
     }
 
     /// Checks the class link `token` of an archive whose bytes are `bytes`; returns the error it
@@ -43,15 +56,30 @@ struct ClassChainCheck {
         case .none:
             // The first link of a `#` value.
             chainStart = token.slot
+            newClasses.removeAll(keepingCapacity: true)
         default:
             break
         }
         if token.form == .new {
             lastName = token.payload
             place = .afterClass
+            newClasses.append(token.slot)
+            if found == nil, newClasses.count > maximumLength { found = tooLong(at: token.start) }
         } else {
             place = .none
+            // A chain of classes all read before was checked when they were read (and an
+            // object of a known class costs no lookup).
+            guard !newClasses.isEmpty else { return found }
+            // The chain ends here (nil, or a class read before): its new classes' lengths.
+            let tail = token.form == .reference ? lengths[token.slot] ?? 1 : 0
+            if found == nil, newClasses.count + tail > maximumLength { found = tooLong(at: token.start) }
+            for (index, slot) in newClasses.enumerated() { lengths[slot] = newClasses.count - index + tail }
+            newClasses.removeAll(keepingCapacity: true)
         }
         return found
+    }
+
+    private func tooLong(at offset: Int) -> WireError {
+        WireError(.limitExceeded, at: offset, "a class chain longer than \(maximumLength) classes (DecodingLimits.maximumClassChainLength)")
     }
 }

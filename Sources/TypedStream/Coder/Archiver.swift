@@ -499,6 +499,10 @@ public final class Archiver {
         // A class met for the first time: its chain is checked once (chains are short: each
         // name against those before it, without hashing).
         let names = chain.map { substituted($0.name) }
+        let longest = DecodingLimits.default.maximumClassChainLength
+        guard names.count <= longest else {
+            throw CoderError(.invalidValue, "the class chain of \(names.first ?? "?") has \(names.count) classes; readers refuse chains longer than \(longest) (DecodingLimits.maximumClassChainLength)")
+        }
         for (index, name) in names.enumerated() where names[..<index].contains(name) {
             throw CoderError(.invalidValue, "the class chain \(names.joined(separator: " : ")) names a class twice")
         }

@@ -20,6 +20,11 @@ public struct DecodingLimits: Hashable, Sendable {
     /// far shorter). Tools name an object's class once per object, so a hostile archive of
     /// many objects of one enormous class name would cost its length once per object.
     public var maximumClassNameLength: Int = 256
+    /// Longest class chain (a class and all its superclasses). Default 256 (Apple's and NeXT's
+    /// deepest are about 15). An object's class chain is worked out per class, and a hostile
+    /// archive whose every object brings a new class one deeper than the last would make that
+    /// cost grow with the square of the file; the ``Archiver`` refuses such chains too.
+    public var maximumClassChainLength: Int = 256
     /// Largest input accepted, in bytes. Default 2 GiB. A larger input is refused before
     /// anything is read, with `limitExceeded` at offset 0.
     public var maximumInputSize: Int = 1 << 31
