@@ -78,12 +78,16 @@ public enum TypedStreamCommand {
     /// returns; a write that failed makes the code ``ExitCode/failure`` (after one line on
     /// standard error) or ``ExitCode/brokenPipe``.
     public static func run(_ arguments: [String], in context: CommandContext) -> ExitCode {
-        context.finishOutput(run(arguments, in: context, subcommands: subcommands))
+        run(arguments, in: context, subcommands: subcommands)
     }
 
     /// Runs with another list of subcommands (tests use it to drive the argument layer with
-    /// made-up subcommands).
+    /// made-up subcommands); flushes standard output as ``run(_:in:)`` does.
     static func run(_ arguments: [String], in context: CommandContext, subcommands: [any Subcommand.Type]) -> ExitCode {
+        context.finishOutput(dispatch(arguments, in: context, subcommands: subcommands))
+    }
+
+    private static func dispatch(_ arguments: [String], in context: CommandContext, subcommands: [any Subcommand.Type]) -> ExitCode {
         guard let first = arguments.first else {
             context.errorOutput.write(rootHelp(programName: context.programName, subcommands: subcommands))
             return .usage
