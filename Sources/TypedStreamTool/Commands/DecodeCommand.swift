@@ -45,15 +45,22 @@ struct DecodeCommand: Subcommand {
 
     func run(_ context: CommandContext) throws -> ExitCode {
         let bytes = try context.readFile(file.value)
-        let archive: Archive
-        do { archive = try ArchiveReader.read(bytes) } catch {
-            context.printError("error: \(CommandContext.displayName(file.value)): offset \(TextFormatting.hexOffset(error.offset)) (\(error.offset)): \(error.reason)")
-            return .failure
+        if stats {
+            let archive: Archive
+            do { archive = try ArchiveReader.read(bytes) } catch {
+                context.printError("error: \(CommandContext.displayName(file.value)): offset \(TextFormatting.hexOffset(error.offset)) (\(error.offset)): \(error.reason)")
+                return .failure
+            }
+            return printStatistics(archive, context)
         }
-        if stats { return printStatistics(archive, context) }
-        if json || plain {
+        if plain {
+            let archive: Archive
+            do { archive = try ArchiveReader.read(bytes) } catch {
+                context.printError("error: \(CommandContext.displayName(file.value)): offset \(TextFormatting.hexOffset(error.offset)) (\(error.offset)): \(error.reason)")
+                return .failure
+            }
             do {
-                let text = json ? try ArchiveJSON.encode(archive) : try ModelPlainJSON.encode(archive)
+                let text = try ModelPlainJSON.encode(archive)
                 context.output.write(text.last == 0x0A ? text : text + [0x0A])
             } catch {
                 context.printError("error: \(CommandContext.displayName(file.value)): \(error)")
@@ -61,7 +68,20 @@ struct DecodeCommand: Subcommand {
             }
             return .success
         }
-        for line in ArchiveTree.render(archive) { context.print(line) }
+        // The whole archive is checked first, so a damaged file prints nothing but the error.
+        let index: ArchiveIndex
+        do { index = try ArchiveIndex(bytes: bytes) } catch {
+            context.printError("error: \(CommandContext.displayName(file.value)): offset \(TextFormatting.hexOffset(error.offset)) (\(error.offset)): \(error.reason)")
+            return .failure
+        }
+        do {
+            try context.output.withWriter { (out: inout OutputWriter) throws(ArchiveJSONError) in
+                if json { try ArchiveJSON.write(index, to: &out) } else { ArchiveTree.write(index, to: &out) }
+            }
+        } catch {
+            context.printError("error: \(CommandContext.displayName(file.value)): \(error)")
+            return .failure
+        }
         return .success
     }
 
