@@ -42,6 +42,11 @@ struct JSONTextWriter: ~Copyable {
     private var parents: [Frame] = []
     private var openCount = 0
     private var afterKey = false
+    /// Bytes drained so far (``totalCount`` is these and the buffered ones).
+    private var drainedCount = 0
+    /// Where the container opened last starts in the buffer, the indentation level of its line,
+    /// and its layout.
+    private(set) var lastOpen = (position: 0, lineIndent: 0, layout: Layout.inline)
 
     init(pretty: Bool, capacity: Int = 0) {
         self.pretty = pretty
@@ -138,6 +143,7 @@ struct JSONTextWriter: ~Copyable {
         }
         top = Frame(layout: effective, count: 0, lineIndent: lineIndent)
         openCount += 1
+        lastOpen = (count, lineIndent, effective)
         put(bracket)
     }
 
@@ -245,7 +251,46 @@ struct JSONTextWriter: ~Copyable {
     /// so writing goes on as if nothing had moved).
     mutating func drain(into out: inout OutputWriter) {
         out.append(UnsafeRawBufferPointer(start: base, count: count))
+        drainedCount += count
         count = 0
+    }
+
+    /// The bytes buffered (not drained yet).
+    var bufferedCount: Int { count }
+
+    /// Every byte written, drained or not.
+    var totalCount: Int { drainedCount + count }
+
+    /// Writes pre-rendered value text (a scalar rendered by another writer).
+    mutating func rawValue(_ text: UnsafeBufferPointer<UInt8>) {
+        separate()
+        put(text)
+    }
+
+    /// Writes a pre-rendered member name (a quoted string rendered by another writer).
+    mutating func rawKey(_ text: UnsafeBufferPointer<UInt8>) {
+        separate()
+        put(text)
+        afterName()
+    }
+
+    /// Inserts `text` into the buffer at `position` (which must not have been drained).
+    mutating func insert(_ text: [UInt8], at position: Int) {
+        guard !text.isEmpty, position >= 0, position <= count else { return }
+        reserve(text.count)
+        (base + position + text.count).update(from: base + position, count: count - position)
+        text.withUnsafeBufferPointer { (base + position).update(from: $0.baseAddress!, count: text.count) }
+        count += text.count
+    }
+
+    /// The text from `position` to the end of the buffer.
+    func buffered(from position: Int) -> UnsafeBufferPointer<UInt8> {
+        UnsafeBufferPointer(start: base + position, count: max(0, count - position))
+    }
+
+    /// Forgets the text from `position` on (the layout state is the caller's to keep right).
+    mutating func truncate(to position: Int) {
+        count = min(max(position, 0), count)
     }
 
     /// Moves the text to `out` once it passes 32 KiB.

@@ -53,21 +53,6 @@ struct DecodeCommand: Subcommand {
             }
             return printStatistics(archive, context)
         }
-        if plain {
-            let archive: Archive
-            do { archive = try ArchiveReader.read(bytes) } catch {
-                context.printError("error: \(CommandContext.displayName(file.value)): offset \(TextFormatting.hexOffset(error.offset)) (\(error.offset)): \(error.reason)")
-                return .failure
-            }
-            do {
-                let text = try ModelPlainJSON.encode(archive)
-                context.output.write(text.last == 0x0A ? text : text + [0x0A])
-            } catch {
-                context.printError("error: \(CommandContext.displayName(file.value)): \(error)")
-                return .failure
-            }
-            return .success
-        }
         // The whole archive is checked first, so a damaged file prints nothing but the error.
         let index: ArchiveIndex
         do { index = try ArchiveIndex(bytes: bytes) } catch {
@@ -76,7 +61,13 @@ struct DecodeCommand: Subcommand {
         }
         do {
             try context.output.withWriter { (out: inout OutputWriter) throws(ArchiveJSONError) in
-                if json { try ArchiveJSON.write(index, to: &out) } else { ArchiveTree.write(index, to: &out) }
+                if json {
+                    try ArchiveJSON.write(index, to: &out)
+                } else if plain {
+                    try ModelPlainJSON.write(index, to: &out)
+                } else {
+                    ArchiveTree.write(index, to: &out)
+                }
             }
         } catch {
             context.printError("error: \(CommandContext.displayName(file.value)): \(error)")
