@@ -126,9 +126,19 @@ public enum PlainJSON {
     }
 
     /// The plain JSON of an archive graph: the archive is written with ``ArchiveWriter`` and its
-    /// bytes converted. Throws what writing the archive throws, or as ``encode(_:options:)``.
-    public static func encode(_ archive: Archive, options: Options = Options()) throws -> [UInt8] {
-        try encode(ArchiveWriter.write(archive), options: options)
+    /// bytes converted. Throws ``ArchiveJSONError``: `limitExceeded` as ``write(_:options:to:)``
+    /// (or when the graph nests deeper than a reader accepts), `unwritable` when the graph cannot
+    /// be written as an archive.
+    public static func encode(_ archive: Archive, options: Options = Options()) throws(ArchiveJSONError) -> [UInt8] {
+        do {
+            return try encode(ArchiveWriter.write(archive), options: options)
+        } catch let error as ArchiveJSONError {
+            throw error
+        } catch let error as WireError {
+            throw ArchiveJSONError(error.code == .limitExceeded ? .limitExceeded : .unwritable, error.reason)
+        } catch {
+            throw ArchiveJSONError(.unwritable, "\(error)")
+        }
     }
 
     /// The plain JSON of an archive graph, parsed back into a ``JSONValue`` (for tests and
