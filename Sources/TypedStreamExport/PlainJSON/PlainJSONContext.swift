@@ -15,8 +15,6 @@ public final class PlainJSONContext: @unchecked Sendable {
     private(set) var selfReferenced: Set<Int> = []
     /// Per object-table slot: whether some reference points to it (only those are repeated).
     private(set) var referenced: [Bool] = []
-    /// Typed objects decoded, by slot (a few, then cleared).
-    private var typedCache: [Int: AnyObject] = [:]
     private var subgraph: ArchiveSubgraph
     private var unarchiver: Unarchiver?
     /// The most objects a typed object may reach when its references are followed again (its
@@ -111,7 +109,6 @@ public final class PlainJSONContext: @unchecked Sendable {
     /// from a graph of the object and the objects it refers to, read for the occasion. One
     /// context decodes with one registry: the first one it is given.
     public func typedObject(_ object: PlainJSONObject, registry: ClassRegistry) -> AnyObject? {
-        if let done = typedCache[object.slot] { return done }
         // An unregistered class decodes as a generic object: nothing to decode.
         guard registry.type(forClassName: object.className) != nil else { return nil }
         guard let entry = subgraph.object(object.slot) else { return nil }
@@ -126,12 +123,10 @@ public final class PlainJSONContext: @unchecked Sendable {
         }
         let decoded = try? unarchiver?.object(for: entry)
         // A session keeps what it decoded; start a new one now and then so memory stays small.
-        if subgraph.size > 1 << 14 {
+        if subgraph.size > 1 << 15 {
             subgraph.clear()
             unarchiver = nil
-            typedCache.removeAll()
         }
-        if let decoded { typedCache[object.slot] = decoded }
         return decoded
     }
 }
