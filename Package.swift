@@ -38,6 +38,6 @@ let package = Package(
         .testTarget(name: "TypedStreamCodableTests", dependencies: ["TypedStreamCodable", "TypedStreamFoundation"]),
         .testTarget(name: "TypedStreamExportTests", dependencies: ["TypedStreamExport"], exclude: ["Golden"]),
         .testTarget(name: "ModelDocumentTests", dependencies: ["ModelDocument"]),
-        .testTarget(name: "TypedStreamToolTests", dependencies: ["TypedStreamTool"]),
+        .testTarget(name: "TypedStreamToolTests", dependencies: ["TypedStreamTool", "TypedStream", "TypedStreamFoundation", "TypedStreamExport"], exclude: ["Golden"]),
     ]
 )

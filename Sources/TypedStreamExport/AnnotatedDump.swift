@@ -147,6 +147,14 @@ public enum AnnotatedDump {
         public var coveredRanges: [Range<Int>] { summary.coveredRanges }
     }
 
+    /// Writes the dump of `bytes` to `out` as it goes, one line per item, each ending in a
+    /// newline; stops early when `out` fails. Never throws: damage ends the dump with an error
+    /// line, and the error is in the returned summary.
+    public static func write(_ bytes: [UInt8], options: Options = .init(), to out: inout OutputWriter) -> Summary {
+        var session = AnnotatedDumpSession(bytes: bytes, options: options)
+        return session.run(into: &out)
+    }
+
     /// Renders the dump of `bytes` into memory. Never throws: damage ends the dump with an
     /// error line, and the error is in ``Rendering/error``.
     public static func render(_ bytes: [UInt8], options: Options = .init()) -> Rendering {
@@ -155,13 +163,32 @@ public enum AnnotatedDump {
         return Rendering(lines: lines, summary: summary)
     }
 
-    /// Renders the dump of `bytes` one line at a time (without line terminators), for large
-    /// archives. Never throws: damage ends the dump with an error line, and the error is in
-    /// the returned summary.
+    /// Renders the dump of `bytes` one line at a time (without line terminators). Never throws:
+    /// damage ends the dump with an error line, and the error is in the returned summary.
     public static func renderLines(_ bytes: [UInt8], options: Options = .init(), into emit: (String) -> Void) -> Summary {
         withoutActuallyEscaping(emit) { emit in
-            var session = AnnotatedDumpSession(bytes: bytes, options: options, emit: emit)
-            return session.run()
+            let lines = LineSink(emit)
+            var out = OutputWriter(sink: lines)
+            var session = AnnotatedDumpSession(bytes: bytes, options: options, flushingEachLine: true)
+            let summary = session.run(into: &out)
+            out.flush()
+            return summary
+        }
+    }
+
+    /// Hands each line to a closure: the session flushes after every line, so each write ends
+    /// one (a line longer than the writer's buffer comes in pieces, joined here).
+    private final class LineSink: OutputSink, @unchecked Sendable {
+        private let emit: (String) -> Void
+        private var partial: [UInt8] = []
+
+        init(_ emit: @escaping (String) -> Void) { self.emit = emit }
+
+        func write(_ bytes: UnsafeRawBufferPointer) throws(OutputError) {
+            partial.append(contentsOf: bytes)
+            guard partial.last == 0x0A else { return }
+            emit(String(decoding: partial.dropLast(), as: UTF8.self))
+            partial.removeAll(keepingCapacity: true)
         }
     }
 }

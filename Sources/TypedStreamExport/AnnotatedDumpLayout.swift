@@ -41,62 +41,72 @@ struct AnnotatedDumpLayout {
         case undecoded
     }
 
-    /// A line showing `bytes` (which start at `offset`) and, if given, an annotation indented by
-    /// `depth`.
-    func dataLine(offset: Int, bytes: ArraySlice<UInt8>, role: ByteRole, depth: Int, phrase: AnnotatedDumpPhrase?) -> String {
-        var line: [UInt8] = []
-        line.reserveCapacity(bytesPerLine * 4 + 96)
+    /// Writes a line showing `bytes` (which start at `offset`) and, if given, an annotation
+    /// indented by `depth`.
+    func writeDataLine(offset: Int, bytes: ArraySlice<UInt8>, role: ByteRole, depth: Int, phrase: AnnotatedDumpPhrase?,
+                       to line: inout OutputWriter) {
         appendOffset(offset, to: &line)
         line.append(Self.space)
         line.append(Self.space)
         switch role {
         case .undecoded:
-            if useColor { line += Color.error }
+            if useColor { line.append(Color.error) }
             appendHex(bytes, to: &line)
-            if useColor { line += Color.reset }
+            if useColor { line.append(Color.reset) }
         case .decoded(let heads):
-            var position = offset
-            for byte in bytes {
-                if position != offset { line.append(Self.space) }
-                let isTag = useColor && byte >= 0x80 && byte <= 0x91 && heads.contains(position)
-                if isTag { line += Color.tag }
-                line.append(Self.hexDigits[Int(byte >> 4)])
-                line.append(Self.hexDigits[Int(byte & 0x0F)])
-                if isTag { line += Color.reset }
-                position += 1
+            if useColor {
+                var position = offset
+                for byte in bytes {
+                    if position != offset { line.append(Self.space) }
+                    let isTag = byte >= 0x80 && byte <= 0x91 && heads.contains(position)
+                    if isTag { line.append(Color.tag) }
+                    line.append(Self.hexDigits[Int(byte >> 4)])
+                    line.append(Self.hexDigits[Int(byte & 0x0F)])
+                    if isTag { line.append(Color.reset) }
+                    position += 1
+                }
+            } else {
+                appendHex(bytes, to: &line)
             }
         }
-        appendSpaces(hexPadding(bytes.count) + 2, to: &line)
+        line.appendSpaces(hexPadding(bytes.count) + 2)
         line.append(Self.bar)
-        for byte in bytes { line.append(byte >= 0x20 && byte <= 0x7E ? byte : UInt8(ascii: ".")) }
+        if !bytes.isEmpty {
+            line.withSpace(bytes.count) { pointer in
+                var i = 0
+                for byte in bytes {
+                    pointer[i] = byte >= 0x20 && byte <= 0x7E ? byte : UInt8(ascii: ".")
+                    i += 1
+                }
+                return i
+            }
+        }
         line.append(Self.bar)
         if let phrase, !phrase.parts.isEmpty {
-            appendSpaces(bytesPerLine - bytes.count + 2 + 2 * max(depth, 0), to: &line)
+            line.appendSpaces(bytesPerLine - bytes.count + 2 + 2 * max(depth, 0))
             append(phrase, to: &line)
         }
-        return String(decoding: line, as: UTF8.self)
+        line.append(0x0A)
     }
 
-    /// A line for a token without bytes (array and struct markers, `!` fields): offset,
+    /// Writes a line for a token without bytes (array and struct markers, `!` fields): offset,
     /// empty columns, annotation.
-    func markerLine(offset: Int, depth: Int, phrase: AnnotatedDumpPhrase) -> String {
-        var line: [UInt8] = []
+    func writeMarkerLine(offset: Int, depth: Int, phrase: AnnotatedDumpPhrase, to line: inout OutputWriter) {
         appendOffset(offset, to: &line)
-        appendSpaces(2 + hexPadding(0) + 2 + bytesPerLine + 2 + 2 + 2 * max(depth, 0), to: &line)
+        line.appendSpaces(2 + hexPadding(0) + 2 + bytesPerLine + 2 + 2 + 2 * max(depth, 0))
         append(phrase, to: &line)
-        return String(decoding: line, as: UTF8.self)
+        line.append(0x0A)
     }
 
-    /// The final line of a dump that stopped at damage: `error at offset 0x…: reason`.
-    func errorLine(_ error: WireError) -> String {
-        var line: [UInt8] = []
-        if useColor { line += Color.error }
-        line += "error at offset 0x".utf8
+    /// Writes the final line of a dump that stopped at damage: `error at offset 0x…: reason`.
+    func writeErrorLine(_ error: WireError, to line: inout OutputWriter) {
+        if useColor { line.append(Color.error) }
+        line.append("error at offset 0x")
         appendOffset(error.offset, to: &line, colored: false)
-        line += ": ".utf8
-        line += error.reason.utf8
-        if useColor { line += Color.reset }
-        return String(decoding: line, as: UTF8.self)
+        line.append(": ")
+        line.append(error.reason)
+        if useColor { line.append(Color.reset) }
+        line.append(0x0A)
     }
 
     /// Spaces after `count` bytes in the hex column to reach its full width.
@@ -105,41 +115,30 @@ struct AnnotatedDumpLayout {
         return max(bytesPerLine * 3 - 1 - used, 0)
     }
 
-    private func appendOffset(_ offset: Int, to line: inout [UInt8], colored: Bool = true) {
-        if colored && useColor { line += Color.offset }
-        var digits = 8
-        while digits < 16 && offset >> (4 * digits) != 0 { digits += 1 }
-        var shift = 4 * (digits - 1)
-        while shift >= 0 {
-            line.append(Self.hexDigits[(offset >> shift) & 0x0F])
-            shift -= 4
-        }
-        if colored && useColor { line += Color.reset }
+    private func appendOffset(_ offset: Int, to line: inout OutputWriter, colored: Bool = true) {
+        if colored && useColor { line.append(Color.offset) }
+        line.appendHex(UInt64(max(offset, 0)), digits: 8)
+        if colored && useColor { line.append(Color.reset) }
     }
 
-    private func appendHex(_ bytes: ArraySlice<UInt8>, to line: inout [UInt8]) {
-        var first = true
-        for byte in bytes {
-            if !first { line.append(Self.space) }
-            first = false
-            line.append(Self.hexDigits[Int(byte >> 4)])
-            line.append(Self.hexDigits[Int(byte & 0x0F)])
+    private func appendHex(_ bytes: ArraySlice<UInt8>, to line: inout OutputWriter) {
+        guard !bytes.isEmpty else { return }
+        line.withSpace(3 * bytes.count) { pointer in
+            var i = 0
+            for byte in bytes {
+                if i > 0 {
+                    pointer[i] = Self.space
+                    i += 1
+                }
+                pointer[i] = Self.hexDigits[Int(byte >> 4)]
+                pointer[i + 1] = Self.hexDigits[Int(byte & 0x0F)]
+                i += 2
+            }
+            return i
         }
     }
 
-    /// Runs of 0…64 spaces, appended whole (much faster than appending one at a time).
-    private static let spaceRuns: [[UInt8]] = (0...64).map { [UInt8](repeating: space, count: $0) }
-
-    private func appendSpaces(_ count: Int, to line: inout [UInt8]) {
-        var remaining = max(count, 0)
-        while remaining > 64 {
-            line += Self.spaceRuns[64]
-            remaining -= 64
-        }
-        line += Self.spaceRuns[remaining]
-    }
-
-    private func append(_ phrase: AnnotatedDumpPhrase, to line: inout [UInt8]) {
+    private func append(_ phrase: AnnotatedDumpPhrase, to line: inout OutputWriter) {
         for (style, text) in phrase.parts {
             let color: [UInt8]?
             switch style {
@@ -148,9 +147,9 @@ struct AnnotatedDumpLayout {
             case .name: color = Color.name
             case .error: color = Color.error
             }
-            if useColor, let color { line += color }
-            line += text.utf8
-            if useColor, color != nil { line += Color.reset }
+            if useColor, let color { line.append(color) }
+            line.append(text)
+            if useColor, color != nil { line.append(Color.reset) }
         }
     }
 }

@@ -1,11 +1,10 @@
 import TypedStream
 
 /// One run of ``AnnotatedDump``: reads tokens, keeps the describer's tables up to date with
-/// every token, and emits the lines that the window and the followed object let through.
+/// every token, and writes the lines that the window and the followed object let through.
 struct AnnotatedDumpSession {
     private let bytes: [UInt8]
     private let options: AnnotatedDump.Options
-    private let emit: (String) -> Void
     private let layout: AnnotatedDumpLayout
     private let window: Range<Int>
     private let bytesPerLine: Int
@@ -28,10 +27,13 @@ struct AnnotatedDumpSession {
         case done
     }
 
-    init(bytes: [UInt8], options: AnnotatedDump.Options, emit: @escaping (String) -> Void) {
+    /// Whether to flush the writer after every line (for line-by-line callers).
+    private let flushingEachLine: Bool
+
+    init(bytes: [UInt8], options: AnnotatedDump.Options, flushingEachLine: Bool = false) {
         self.bytes = bytes
         self.options = options
-        self.emit = emit
+        self.flushingEachLine = flushingEachLine
         bytesPerLine = min(max(options.bytesPerLine, 1), 256)
         layout = AnnotatedDumpLayout(bytesPerLine: bytesPerLine, useColor: options.useColor)
         let lower = min(max(options.startOffset, 0), bytes.count)
@@ -43,8 +45,9 @@ struct AnnotatedDumpSession {
     }
 
     /// Runs the dump to the end of the window, the end of the followed object, the end of the
-    /// data or the first damage, whichever comes first.
-    mutating func run() -> AnnotatedDump.Summary {
+    /// data or the first damage, whichever comes first (or until `out` fails), writing its
+    /// lines to `out`.
+    mutating func run(into out: inout OutputWriter) -> AnnotatedDump.Summary {
         var pending: [Token] = []
         var failure: WireError?
         reading: while true {
@@ -73,16 +76,19 @@ struct AnnotatedDumpSession {
                    case .classLink(let first) = pending[position + 1].kind {
                     preview = first
                 }
-                show(token, classPreview: preview)
+                show(token, classPreview: preview, &out)
                 decodedEnd = max(decodedEnd, token.end)
             }
             pending.removeAll(keepingCapacity: true)
-            if failure != nil || shouldStop { break }
+            if failure != nil || shouldStop || out.failed { break }
         }
-        if let failure { showDamage(failure) }
+        if let failure { showDamage(failure, &out) }
         if case .waiting(let index) = follow, failure == nil {
             summary.objectFound = false
-            emitLine(missingObjectNote(index))
+            summary.lineCount += 1
+            out.append(missingObjectNote(index))
+            out.append(0x0A)
+            if flushingEachLine { out.flush() }
         }
         return summary
     }
@@ -120,23 +126,28 @@ struct AnnotatedDumpSession {
 
     // MARK: - Lines
 
-    private mutating func show(_ token: Token, classPreview: ClassForm?) {
+    private mutating func show(_ token: Token, classPreview: ClassForm?, _ out: inout OutputWriter) {
         // Every token goes through the describer, shown or not, to keep its tables right.
         let phrase = describer.describe(token, classPreview: classPreview)
         guard passesFollow(token), inWindow(token.range) else { return }
         if token.start == token.end {
-            emitLine(layout.markerLine(offset: token.start, depth: token.depth, phrase: phrase))
+            summary.lineCount += 1
+            layout.writeMarkerLine(offset: token.start, depth: token.depth, phrase: phrase, to: &out)
+            if flushingEachLine { out.flush() }
             return
         }
-        let heads = AnnotatedDumpLayout.headOffsets(of: token)
+        // Head bytes are only looked up to colour them.
+        let heads = options.useColor ? AnnotatedDumpLayout.headOffsets(of: token) : []
         var annotated = false
         var chunkStart = token.start
         while chunkStart < token.end {
             let chunkEnd = min(chunkStart + bytesPerLine, token.end)
             if (chunkStart..<chunkEnd).overlaps(window) {
                 let note: AnnotatedDumpPhrase? = annotated ? nil : continued(phrase, from: chunkStart == token.start ? nil : token.start)
-                emitLine(layout.dataLine(offset: chunkStart, bytes: bytes[chunkStart..<chunkEnd],
-                                         role: .decoded(headOffsets: heads), depth: token.depth, phrase: note))
+                summary.lineCount += 1
+                layout.writeDataLine(offset: chunkStart, bytes: bytes[chunkStart..<chunkEnd],
+                                     role: .decoded(headOffsets: heads), depth: token.depth, phrase: note, to: &out)
+                if flushingEachLine { out.flush() }
                 annotated = true
                 cover(chunkStart..<chunkEnd)
             }
@@ -153,7 +164,7 @@ struct AnnotatedDumpSession {
         return note
     }
 
-    private mutating func showDamage(_ error: WireError) {
+    private mutating func showDamage(_ error: WireError, _ out: inout OutputWriter) {
         summary.error = error
         let showBytes: Bool
         switch follow {
@@ -168,14 +179,18 @@ struct AnnotatedDumpSession {
                 let chunkEnd = min(chunkStart + bytesPerLine, contextEnd)
                 if (chunkStart..<chunkEnd).overlaps(window) {
                     let note = first ? AnnotatedDumpPhrase(noteForUndecoded(error, contextEnd: contextEnd), .error) : nil
-                    emitLine(layout.dataLine(offset: chunkStart, bytes: bytes[chunkStart..<chunkEnd],
-                                             role: .undecoded, depth: reader.depth, phrase: note))
+                    summary.lineCount += 1
+                    layout.writeDataLine(offset: chunkStart, bytes: bytes[chunkStart..<chunkEnd],
+                                         role: .undecoded, depth: reader.depth, phrase: note, to: &out)
+                    if flushingEachLine { out.flush() }
                     first = false
                 }
                 chunkStart = chunkEnd
             }
         }
-        emitLine(layout.errorLine(error))
+        summary.lineCount += 1
+        layout.writeErrorLine(error, to: &out)
+        if flushingEachLine { out.flush() }
     }
 
     private func noteForUndecoded(_ error: WireError, contextEnd: Int) -> String {
@@ -198,10 +213,5 @@ struct AnnotatedDumpSession {
         } else {
             summary.coveredRanges.append(range)
         }
-    }
-
-    private mutating func emitLine(_ line: String) {
-        summary.lineCount += 1
-        emit(line)
     }
 }

@@ -1,8 +1,8 @@
 import ObjCTypeEncoding
 import TypedStream
 
-/// Renders an ``Archive`` as an indented tree for people: one object per line with its class
-/// chain and versions, its values beneath it, references as `→ #n`.
+/// Writes an archive as an indented tree for people: one object per line with its class chain
+/// and versions, its values beneath it, references as `→ #n`.
 ///
 /// ```
 /// "@" #0 NSMutableArray v0 : NSArray v0 : NSObject v0
@@ -14,78 +14,43 @@ import TypedStream
 ///
 /// Object numbers are the object-table slots of the archive (what references use), so they
 /// match `typedstream tokens` and `inspect`.
-public struct ArchiveTree {
+///
+/// The tree is written as the archive's tokens are read again from a checked ``ArchiveIndex``,
+/// straight into an ``OutputWriter``: nothing of the output is kept, and no call recurses on
+/// the archive's nesting. Text the archive holds once but the tree would repeat at every use is
+/// written out once (see ``OutputLimits``): a type string longer than
+/// ``OutputLimits/longTypeString`` bytes appears in full at its first group and as its first 64
+/// bytes after (`"{?=iiii…" (type string of 1048576 bytes, shared string #3, written out in
+/// full earlier)`); a class chain whose text from some class on is longer than
+/// ``OutputLimits/longClassChain`` bytes stops at that class once it has been written out
+/// (`Foo v1 : … (class #12 and its 4999 superclasses, written out in full earlier)`). So the
+/// output grows at most linearly with the input.
+///
+/// ```swift
+/// let index = try ArchiveIndex(bytes: bytes)
+/// var out = OutputWriter(sink: FileDescriptorOutput.standardOutput)
+/// ArchiveTree.write(index, to: &out)
+/// out.flush()
+/// ```
+public enum ArchiveTree {
     /// How much to show.
     public struct Options: Sendable {
         /// Longest string or data preview, in characters. Default 120.
         public var previewLength = 120
         /// Deepest object nesting printed; deeper objects print as `…`. Default 256.
         public var maximumDepth = 256
+        /// When repeated text is abbreviated.
+        public var limits = OutputLimits.default
         /// Creates the defaults.
         public init() {}
     }
 
-    private var lines: [String] = []
-    private var printed = Set<ObjectIdentifier>()
-    private var numbers: [ObjectIdentifier: Int] = [:]
-    private var nextNumber = 0
-    private let options: Options
-
-    private init(options: Options) { self.options = options }
-
-    /// The tree of `archive`, one line per entry.
-    public static func render(_ archive: Archive, options: Options = Options()) -> [String] {
-        var tree = ArchiveTree(options: options)
-        let h = archive.header
-        tree.lines.append("typedstream v\(h.streamerVersion), \(h.byteOrder == .big ? "big-endian" : "little-endian"), system version \(h.systemVersion.value)")
-        for group in archive.groups { tree.render(group, depth: 0) }
-        return tree.lines
+    /// Writes the tree of the archive `index` was built from to `out`, line by line; stops
+    /// early when `out` fails.
+    public static func write(_ index: ArchiveIndex, options: Options = Options(), to out: inout OutputWriter) {
+        var writer = ArchiveTreeWriter(index: index, options: options)
+        writer.run(&out)
     }
-
-    private func pad(_ depth: Int) -> String { String(repeating: "  ", count: depth) }
-
-    private mutating func number(_ id: ObjectIdentifier, source: Int?) -> Int {
-        if let n = numbers[id] { return n }
-        let n = source ?? nextNumber
-        numbers[id] = n
-        nextNumber = max(nextNumber, n + 1)
-        return n
-    }
-
-    private mutating func render(_ group: ArchivedGroup, depth: Int) {
-        let type = group.typeString == nil ? "(untyped)" : "\"\(group.typeText)\""
-        if group.values.count == 1 {
-            render(group.values[0], type: group.types.first, prefix: type, depth: depth)
-        } else {
-            lines.append(pad(depth) + type)
-            for (value, valueType) in zip(group.values, group.types) { render(value, type: valueType, prefix: "", depth: depth + 1) }
-        }
-    }
-
-    private func chainText(_ entry: ArchivedClass) -> String {
-        entry.chain.map { "\($0.nameText) v\($0.version)" }.joined(separator: " : ")
-    }
-
-    private func preview(_ bytes: ArraySlice<UInt8>) -> String {
-        guard let text = String(validating: bytes, as: UTF8.self) else {
-            return "<\(bytes.count) bytes, not UTF-8: " + bytes.prefix(options.previewLength / 3).map { hex2($0) }.joined(separator: " ") + (bytes.count > options.previewLength / 3 ? " …" : "") + ">"
-        }
-        var escaped = ""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\n": escaped += "\\n"
-            case "\t": escaped += "\\t"
-            case "\"": escaped += "\\\""
-            case "\\": escaped += "\\\\"
-            default:
-                if scalar.value < 0x20 { escaped += "\\u{\(String(scalar.value, radix: 16))}" } else { escaped.unicodeScalars.append(scalar) }
-            }
-            if escaped.count >= options.previewLength { escaped += "…"; break }
-        }
-        return "\"\(escaped)\""
-    }
-
-    private func hex2(_ b: UInt8) -> String { b < 16 ? "0" + String(b, radix: 16) : String(b, radix: 16) }
 
     /// The integer as its type reads it: unsigned types reinterpret the sign-extended value.
     static func integerText(_ v: Int64, _ type: ObjCType?) -> String {
@@ -96,46 +61,564 @@ public struct ArchiveTree {
         default: return "\(v)"
         }
     }
+}
 
-    private mutating func render(_ value: ArchivedValue, type: ObjCType?, prefix: String, depth: Int) {
-        let lead = pad(depth) + (prefix.isEmpty ? "" : prefix + " ")
-        switch value {
-        case .integer(let v, _): lines.append(lead + Self.integerText(v, type))
-        case .float(let x, _): lines.append(lead + "\(x)")
-        case .double(let x, _): lines.append(lead + "\(x)")
-        case .byte(let b):
-            let unsigned = type?.unqualified == .unsignedChar || type?.unqualified == .bool
-            lines.append(lead + (unsigned ? "\(b)" : "\(Int8(bitPattern: b))") + (b >= 0x80 ? " (0x\(hex2(b)))" : ""))
-        case .bytes(let payload):
-            lines.append(lead + "<\(payload.count) bytes: " + payload.prefix(16).map { hex2($0) }.joined(separator: " ") + (payload.count > 16 ? " …" : "") + ">")
-        case .unsharedString(let payload, _): lines.append(lead + (payload.map(preview) ?? "NULL"))
-        case .sharedString(let text, _): lines.append(lead + (text.map(preview) ?? "NULL"))
-        case .cString(let entry, _): lines.append(lead + (entry.map { "C string " + preview($0.text) } ?? "NULL"))
-        case .classObject(let entry, _): lines.append(lead + (entry.map { "class " + chainText($0) } ?? "Nil"))
-        case .objectSlotClass(let entry, _): lines.append(lead + "→ class " + chainText(entry))
-        case .ignored: lines.append(lead + "(ignored)")
-        case .array(let values):
-            lines.append(lead + "[\(values.count) elements]")
-            var element: ObjCType? = nil
-            if case .array(_, let e)? = type?.unqualified { element = e }
-            for v in values { render(v, type: element, prefix: "", depth: depth + 1) }
-        case .structure(let values):
-            lines.append(lead + "{")
-            var fields: [ObjCType?] = Array(repeating: nil, count: values.count)
-            if case .structure(_, let f)? = type?.unqualified, f.count == values.count { fields = f.map(\.type) }
-            for (v, t) in zip(values, fields) { render(v, type: t, prefix: "", depth: depth + 1) }
-            lines.append(pad(depth) + "}")
-        case .object(let entry, _):
-            guard let entry else { return lines.append(lead + "nil") }
-            let id = ObjectIdentifier(entry)
-            let n = number(id, source: entry.sourceIndex)
-            if printed.contains(id) {
-                return lines.append(lead + "→ #\(n) \(entry.className)")
+/// One run of ``ArchiveTree``: reads tokens (from the start, and again from the index for an
+/// object first met at a reference) and writes lines, with an explicit stack for the nesting.
+struct ArchiveTreeWriter {
+    /// What the next value belongs to, innermost last.
+    private enum Frame {
+        /// The top level or an object's groups: groups start at `depth`.
+        case groups(depth: Int)
+        /// A group's values: one value written after the type (`single`), or each value on its
+        /// own line at `depth + 1`.
+        case group(depth: Int, single: Bool, prefix: Prefix, types: [ObjCType], next: Int)
+        /// An array's elements, at `depth`.
+        case array(depth: Int, element: ObjCType?)
+        /// A struct's fields, at `depth`; its closing brace one level out.
+        case structure(depth: Int, fields: [ObjCType], next: Int)
+        /// One value met at a reference (an object shown where it is first referred to).
+        case slot(depth: Int, prefix: Prefix, type: ObjCType?)
+        /// The contents of an object not shown (past the depth limit, or shown already), until
+        /// its end; `nested` counts the objects opened inside it.
+        case skip(nested: Int)
+    }
+
+    /// What a value's line starts with.
+    private enum Prefix {
+        case none
+        case untyped
+        case typeString(index: Int, text: Range<Int>)
+    }
+
+    private let index: ArchiveIndex
+    private let bytes: [UInt8]
+    private let options: ArchiveTree.Options
+    /// Readers of tokens, innermost last: the whole archive, then objects shown at references.
+    private var readers: [TokenReader] = []
+    /// For each reader after the first, the number of frames when it started.
+    private var readerFrameCounts: [Int] = []
+    private var frames: [Frame] = []
+
+    /// Per object-table slot: whether the object there has been shown.
+    private var shown: [UInt64]
+    /// Per class slot: its version and superclass slot (−1: none).
+    private var classes: [Int: (version: Int64, superclass: Int)] = [:]
+    /// The class link read last, still waiting to learn its superclass.
+    private var linkAwaitingSuperclass: Int?
+    /// Per object-table slot: the class slot of the object there (−1: not an object).
+    private var objectClasses: [Int32]
+    /// The new object read last, still waiting for its first class link.
+    private var objectAwaitingClass: Int?
+    /// Per class slot: the number of classes and bytes of text in its chain from it on.
+    private var chainSizes: [Int: (classes: Int, bytes: Int)] = [:]
+    /// Class slots whose long chain has been written out from them on.
+    private var chainsWritten: Set<Int> = []
+    /// Chain texts of classes whose chain is short, as written.
+    private var chainTexts: [Int: [UInt8]] = [:]
+    /// Shared strings used as long type strings that have been written out in full.
+    private var typeStringsWritten: Set<Int> = []
+
+    init(index: ArchiveIndex, options: ArchiveTree.Options) {
+        self.index = index
+        self.bytes = index.bytes
+        self.options = options
+        shown = Array(repeating: 0, count: (index.slotCount + 63) / 64)
+        objectClasses = Array(repeating: -1, count: index.slotCount)
+    }
+
+    mutating func run(_ out: inout OutputWriter) {
+        let h = index.header
+        out.append("typedstream v")
+        out.appendDecimal(Int(h.streamerVersion))
+        out.append(h.byteOrder == .big ? ", big-endian, system version " : ", little-endian, system version ")
+        out.appendDecimal(h.systemVersion.value)
+        out.append(0x0A)
+        readers = [TokenReader(bytes: bytes)]
+        frames = [.groups(depth: 0)]
+        while !out.failed, !readers.isEmpty {
+            let token: CompactToken?
+            do throws(WireError) {
+                token = try readers[readers.count - 1].nextCompact()
+            } catch {
+                // The index checked these bytes, so a second reading cannot fail.
+                return
             }
-            printed.insert(id)
-            guard depth < options.maximumDepth else { return lines.append(lead + "#\(n) \(entry.className) …") }
-            lines.append(lead + "#\(n) " + chainText(entry.archivedClass))
-            for group in entry.groups { render(group, depth: depth + 1) }
+            guard let token else {
+                readers.removeLast()
+                if let count = readerFrameCounts.popLast() { frames.removeSubrange(min(count, frames.count)...) }
+                continue
+            }
+            handle(token, &out)
         }
+    }
+
+    // MARK: - Tokens
+
+    private mutating func handle(_ token: CompactToken, _ out: inout OutputWriter) {
+        if token.code == .classLink {
+            noteClassLink(token)
+        } else if token.code == .object, token.form == .new {
+            objectAwaitingClass = token.slot
+        }
+        if case .skip(let nested)? = frames.last {
+            switch token.code {
+            case .object where token.form == .new: frames[frames.count - 1] = .skip(nested: nested + 1)
+            case .endOfObject:
+                if nested == 0 { frames.removeLast() } else { frames[frames.count - 1] = .skip(nested: nested - 1) }
+            default: break
+            }
+            return
+        }
+        switch token.code {
+        case .header, .instanceSize:
+            break
+        case .typeString:
+            let types = currentReader.types(ofSharedString: token.textIndex) ?? []
+            startGroup(prefix: .typeString(index: token.textIndex, text: token.payload), types: types, &out)
+        case .untypedGroup:
+            startGroup(prefix: .untyped, types: [.object(className: nil)], &out)
+        case .endOfObject:
+            while let frame = frames.popLast() {
+                if case .groups = frame { break }
+            }
+        case .arrayEnd:
+            while let frame = frames.popLast() {
+                if case .array = frame { break }
+            }
+        case .structEnd:
+            while let frame = frames.popLast() {
+                if case .structure(let depth, _, _) = frame {
+                    out.appendSpaces(2 * (depth - 1))
+                    out.append("}\n")
+                    break
+                }
+            }
+        default:
+            value(token, &out)
+        }
+    }
+
+    private var currentReader: TokenReader { readers[readers.count - 1] }
+
+    /// Records what a class link says: a new class's version, the superclass of the link read
+    /// before it, the class of the object read before it.
+    private mutating func noteClassLink(_ token: CompactToken) {
+        let target = token.form == .null ? -1 : token.slot
+        if let object = objectAwaitingClass {
+            if object >= 0, object < objectClasses.count { objectClasses[object] = Int32(truncatingIfNeeded: target) }
+            objectAwaitingClass = nil
+        }
+        if let previous = linkAwaitingSuperclass, var entry = classes[previous] {
+            entry.superclass = target
+            classes[previous] = entry
+        }
+        linkAwaitingSuperclass = nil
+        if token.form == .new, classes[token.slot] == nil {
+            classes[token.slot] = (token.value, -1)
+            linkAwaitingSuperclass = token.slot
+        }
+    }
+
+    private mutating func startGroup(prefix: Prefix, types: [ObjCType], _ out: inout OutputWriter) {
+        // The previous group of the same object (or the top level) is complete.
+        while let last = frames.last {
+            if case .groups = last { break }
+            if case .slot = last { break }
+            frames.removeLast()
+        }
+        guard case .groups(let depth)? = frames.last else { return }
+        let single = types.count == 1
+        if !single {
+            out.appendSpaces(2 * depth)
+            writePrefix(prefix, &out)
+            out.append(0x0A)
+        }
+        frames.append(.group(depth: depth, single: single, prefix: prefix, types: types.map(\.unqualified), next: 0))
+    }
+
+    /// The depth, prefix and type of the next value.
+    private mutating func takeSlot() -> (depth: Int, prefix: Prefix, type: ObjCType?) {
+        guard let top = frames.last else { return (0, .none, nil) }
+        switch top {
+        case .group(let depth, let single, let prefix, let types, let next):
+            frames[frames.count - 1] = .group(depth: depth, single: single, prefix: prefix, types: types, next: next + 1)
+            let type = next < types.count ? types[next] : nil
+            return single ? (depth, prefix, type) : (depth + 1, .none, type)
+        case .array(let depth, let element):
+            return (depth, .none, element)
+        case .structure(let depth, let fields, let next):
+            frames[frames.count - 1] = .structure(depth: depth, fields: fields, next: next + 1)
+            return (depth, .none, next < fields.count ? fields[next].unqualified : nil)
+        case .slot(let depth, let prefix, let type):
+            frames[frames.count - 1] = .groups(depth: depth)
+            return (depth, prefix, type)
+        case .groups(let depth):
+            return (depth, .none, nil)
+        case .skip:
+            return (0, .none, nil)
+        }
+    }
+
+    private mutating func writePrefix(_ prefix: Prefix, _ out: inout OutputWriter) {
+        switch prefix {
+        case .none: break
+        case .untyped: out.append("(untyped)")
+        case .typeString(let index, let text): writeTypeString(index, text, &out)
+        }
+    }
+
+    private mutating func lead(_ depth: Int, _ prefix: Prefix, _ out: inout OutputWriter) {
+        out.appendSpaces(2 * depth)
+        switch prefix {
+        case .none: return
+        case .untyped: out.append("(untyped)")
+        case .typeString(let index, let text): writeTypeString(index, text, &out)
+        }
+        out.append(0x20)
+    }
+
+    /// `"{?=ffff}"`, or for a long type string written out before, its start and its size.
+    private mutating func writeTypeString(_ index: Int, _ text: Range<Int>, _ out: inout OutputWriter) {
+        out.append(UInt8(ascii: "\""))
+        if text.count > options.limits.longTypeString, !typeStringsWritten.insert(index).inserted {
+            var shown = text.lowerBound + 64
+            while shown > text.lowerBound, shown < text.upperBound, bytes[shown] & 0xC0 == 0x80 { shown -= 1 }
+            out.appendLossy(bytes[text.lowerBound..<shown])
+            out.append("…\" (type string of ")
+            out.appendDecimal(text.count)
+            out.append(" bytes, shared string #")
+            out.appendDecimal(index)
+            out.append(", written out in full earlier)")
+            return
+        }
+        out.appendLossy(bytes[text])
+        out.append(UInt8(ascii: "\""))
+    }
+
+    // MARK: - Values
+
+    private mutating func value(_ token: CompactToken, _ out: inout OutputWriter) {
+        let (depth, prefix, type) = takeSlot()
+        if token.code == .object, token.form == .new {
+            return newObject(token, depth: depth, prefix: prefix, &out)
+        }
+        if token.code == .object, token.form == .reference, index.kind(ofSlot: token.slot) == .object, !isShown(token.slot) {
+            // First met here: its definition was inside an object not shown. Show it now, read
+            // again from the index.
+            frames.append(.slot(depth: depth, prefix: prefix, type: type))
+            readerFrameCounts.append(frames.count - 1)
+            readers.append(index.tokens(ofObject: token.slot))
+            return
+        }
+        lead(depth, prefix, &out)
+        switch token.code {
+        case .integer:
+            out.append(ArchiveTree.integerText(token.value, type))
+        case .float:
+            let x = token.form == .ieee ? Float(bitPattern: UInt32(truncatingIfNeeded: token.value)) : Float(token.value)
+            out.append("\(x)")
+        case .double:
+            let x = token.form == .ieee ? Double(bitPattern: UInt64(bitPattern: token.value)) : Double(token.value)
+            out.append("\(x)")
+        case .byte:
+            let b = UInt8(truncatingIfNeeded: token.value)
+            if type == .unsignedChar || type == .bool { out.appendDecimal(Int(b)) } else { out.appendDecimal(Int(Int8(bitPattern: b))) }
+            if b >= 0x80 {
+                out.append(" (0x")
+                out.appendHex(UInt64(b), digits: 2)
+                out.append(")")
+            }
+        case .rawBytes:
+            let payload = bytes[token.payload]
+            out.append("<")
+            out.appendDecimal(payload.count)
+            out.append(" bytes: ")
+            var first = true
+            for b in payload.prefix(16) {
+                if !first { out.append(0x20) }
+                first = false
+                out.appendHex(UInt64(b), digits: 2)
+            }
+            if payload.count > 16 { out.append(" …") }
+            out.append(">")
+        case .unsharedString, .sharedString:
+            if token.form == .null { out.append("NULL") } else { preview(bytes[token.payload], &out) }
+        case .cString:
+            switch token.form {
+            case .null: out.append("NULL")
+            case .reference:
+                out.append("C string ")
+                preview(index.text(ofSlot: token.slot) ?? [], &out)
+            default:
+                out.append("C string ")
+                preview(bytes[token.payload], &out)
+            }
+        case .classLink:
+            switch token.form {
+            case .null:
+                out.append("Nil")
+            case .reference:
+                out.append("class ")
+                writeChain(token.slot, &out)
+            default:
+                readChain()
+                out.append("class ")
+                writeChain(token.slot, &out)
+            }
+        case .ignored:
+            out.append("(ignored)")
+        case .arrayStart:
+            out.append("[")
+            out.appendDecimal(token.value)
+            out.append(" elements]")
+            var element: ObjCType? = nil
+            if case .array(_, let e)? = type { element = e.unqualified }
+            frames.append(.array(depth: depth + 1, element: element))
+        case .structStart:
+            out.append("{")
+            var fields: [ObjCType] = []
+            if case .structure(_, let f)? = type { fields = f.map(\.type) }
+            frames.append(.structure(depth: depth + 1, fields: fields, next: 0))
+        case .object:
+            if token.form == .null {
+                out.append("nil")
+            } else if index.kind(ofSlot: token.slot) == .class {
+                out.append("→ class ")
+                writeChain(token.slot, &out)
+            } else {
+                out.append("→ #")
+                out.appendDecimal(token.slot)
+                out.append(" ")
+                out.appendLossy(className(ofObject: token.slot))
+            }
+        default:
+            break
+        }
+        out.append(0x0A)
+    }
+
+    private mutating func newObject(_ token: CompactToken, depth: Int, prefix: Prefix, _ out: inout OutputWriter) {
+        readChain()
+        let n = token.slot
+        lead(depth, prefix, &out)
+        if isShown(n) {
+            out.append("→ #")
+            out.appendDecimal(n)
+            out.append(" ")
+            out.appendLossy(className(ofObject: n))
+            out.append(0x0A)
+            frames.append(.skip(nested: 0))
+            return
+        }
+        markShown(n)
+        out.append("#")
+        out.appendDecimal(n)
+        out.append(" ")
+        guard depth < options.maximumDepth else {
+            out.appendLossy(className(ofObject: n))
+            out.append(" …\n")
+            frames.append(.skip(nested: 0))
+            return
+        }
+        writeChain(classSlot(ofObject: n), &out)
+        out.append(0x0A)
+        frames.append(.groups(depth: depth + 1))
+    }
+
+    /// Reads the rest of a class chain whose first link (new) was just read.
+    private mutating func readChain() {
+        while let link = try? readers[readers.count - 1].nextCompact() {
+            noteClassLink(link)
+            if link.code != .classLink || link.form != .new { break }
+        }
+    }
+
+    // MARK: - Classes
+
+    private func isShown(_ slot: Int) -> Bool {
+        slot >= 0 && slot / 64 < shown.count && shown[slot / 64] & (1 << UInt64(slot % 64)) != 0
+    }
+
+    private mutating func markShown(_ slot: Int) {
+        guard slot >= 0, slot / 64 < shown.count else { return }
+        shown[slot / 64] |= 1 << UInt64(slot % 64)
+    }
+
+    private func classSlot(ofObject slot: Int) -> Int {
+        slot >= 0 && slot < objectClasses.count ? Int(objectClasses[slot]) : -1
+    }
+
+    private func className(ofObject slot: Int) -> ArraySlice<UInt8> {
+        let c = classSlot(ofObject: slot)
+        return c >= 0 ? index.text(ofSlot: c) ?? [] : []
+    }
+
+    /// The number of classes and bytes of text (`Name vN`, ` : ` between) of the chain from
+    /// class `slot` on; computed once per class, without recursion.
+    private mutating func chainSize(_ slot: Int) -> (classes: Int, bytes: Int) {
+        if let known = chainSizes[slot] { return known }
+        var pending: [Int] = []
+        var current = slot
+        var guardCount = 0
+        while current >= 0, chainSizes[current] == nil, guardCount <= index.slotCount {
+            pending.append(current)
+            current = classes[current]?.superclass ?? -1
+            guardCount += 1
+        }
+        var next: (classes: Int, bytes: Int) = current >= 0 ? chainSizes[current] ?? (0, 0) : (0, 0)
+        for slot in pending.reversed() {
+            let own = (index.text(ofSlot: slot)?.count ?? 0) + 2 + Self.decimalLength(classes[slot]?.version ?? 0)
+            next = (next.classes + 1, own + (next.classes > 0 ? 3 + next.bytes : 0))
+            chainSizes[slot] = next
+        }
+        return chainSizes[slot] ?? (0, 0)
+    }
+
+    private static func decimalLength(_ value: Int64) -> Int {
+        var digits = value < 0 ? 2 : 1
+        var rest = value.magnitude
+        while rest >= 10 {
+            rest /= 10
+            digits += 1
+        }
+        return digits
+    }
+
+    /// `NSMutableArray v0 : NSArray v0 : NSObject v0`, stopping at a class whose long chain has
+    /// been written out before.
+    private mutating func writeChain(_ slot: Int, _ out: inout OutputWriter) {
+        if let text = chainTexts[slot] { return out.append(text) }
+        let size = chainSize(slot)
+        if size.bytes <= options.limits.longClassChain {
+            var text: [UInt8] = []
+            text.reserveCapacity(size.bytes)
+            var current = slot
+            var links = 0
+            while current >= 0, links < size.classes {
+                if links > 0 { text.append(contentsOf: " : ".utf8) }
+                text.appendLossy(index.text(ofSlot: current) ?? [])
+                text.append(contentsOf: " v".utf8)
+                text.append(contentsOf: String(classes[current]?.version ?? 0).utf8)
+                current = classes[current]?.superclass ?? -1
+                links += 1
+            }
+            if chainTexts.count < 4096 { chainTexts[slot] = text }
+            return out.append(text)
+        }
+        var current = slot
+        var links = 0
+        while current >= 0, links <= index.slotCount {
+            let rest = chainSize(current)
+            if rest.bytes > options.limits.longClassChain, chainsWritten.contains(current) {
+                if links > 0 { out.append(" : ") }
+                out.append("… (class #")
+                out.appendDecimal(current)
+                out.append(" and its ")
+                out.appendDecimal(rest.classes - 1)
+                out.append(rest.classes == 2 ? " superclass, written out in full earlier)" : " superclasses, written out in full earlier)")
+                return
+            }
+            if rest.bytes > options.limits.longClassChain { chainsWritten.insert(current) }
+            if links > 0 { out.append(" : ") }
+            out.appendLossy(index.text(ofSlot: current) ?? [])
+            out.append(" v")
+            out.appendDecimal(classes[current]?.version ?? 0)
+            current = classes[current]?.superclass ?? -1
+            links += 1
+        }
+    }
+
+    // MARK: - Text
+
+    /// A string as the tree shows it: quoted and escaped, cut after the preview length with `…`;
+    /// bytes that are not UTF-8 as a hex preview.
+    private func preview(_ text: ArraySlice<UInt8>, _ out: inout OutputWriter) {
+        let limit = options.previewLength
+        guard ByteText.isValidUTF8(text) else {
+            out.append("<")
+            out.appendDecimal(text.count)
+            out.append(" bytes, not UTF-8: ")
+            var first = true
+            for b in text.prefix(limit / 3) {
+                if !first { out.append(0x20) }
+                first = false
+                out.appendHex(UInt64(b), digits: 2)
+            }
+            if text.count > limit / 3 { out.append(" …") }
+            out.append(">")
+            return
+        }
+        // Fast path: fewer escaped scalars than the limit, so fewer characters too — the whole
+        // text, escaped byte by byte.
+        var scalars = 0
+        for b in text {
+            if b & 0xC0 == 0x80 { continue }
+            switch b {
+            case 0x0A, 0x09, 0x22, 0x5C: scalars += 2
+            case 0..<0x20: scalars += b < 0x10 ? 5 : 6
+            default: scalars += 1
+            }
+        }
+        if scalars < limit {
+            out.append(UInt8(ascii: "\""))
+            for b in text {
+                switch b {
+                case 0x0A: out.append("\\n")
+                case 0x09: out.append("\\t")
+                case 0x22: out.append("\\\"")
+                case 0x5C: out.append("\\\\")
+                case 0..<0x20:
+                    out.append("\\u{")
+                    out.append(String(b, radix: 16))
+                    out.append("}")
+                default: out.append(b)
+                }
+            }
+            out.append(UInt8(ascii: "\""))
+            return
+        }
+        // As people count characters (grapheme clusters), which only matters near the limit.
+        var escaped = ""
+        var escapedScalars = 0
+        for scalar in String(decoding: text, as: UTF8.self).unicodeScalars {
+            switch scalar {
+            case "\n": escaped += "\\n"; escapedScalars += 2
+            case "\t": escaped += "\\t"; escapedScalars += 2
+            case "\"": escaped += "\\\""; escapedScalars += 2
+            case "\\": escaped += "\\\\"; escapedScalars += 2
+            default:
+                if scalar.value < 0x20 {
+                    escaped += "\\u{\(String(scalar.value, radix: 16))}"
+                    escapedScalars += scalar.value < 0x10 ? 5 : 6
+                } else {
+                    escaped.unicodeScalars.append(scalar)
+                    escapedScalars += 1
+                }
+            }
+            // Characters never outnumber scalars: count them only once the scalars reach the limit.
+            if escapedScalars >= limit, escaped.count >= limit {
+                escaped += "…"
+                break
+            }
+        }
+        out.append(UInt8(ascii: "\""))
+        out.append(escaped)
+        out.append(UInt8(ascii: "\""))
+    }
+}
+
+extension Array where Element == UInt8 {
+    /// Appends bytes as text: as they are when UTF-8, else decoded with replacement characters.
+    mutating func appendLossy(_ bytes: ArraySlice<UInt8>) {
+        if ByteText.isValidUTF8(bytes) { append(contentsOf: bytes) } else { append(contentsOf: String(decoding: bytes, as: UTF8.self).utf8) }
+    }
+}
+
+extension OutputWriter {
+    /// Appends bytes as text: as they are when UTF-8, else decoded with replacement characters
+    /// (what `String(decoding:as:)` gives).
+    mutating func appendLossy(_ bytes: ArraySlice<UInt8>) {
+        if ByteText.isValidUTF8(bytes) { append(bytes) } else { append(String(decoding: bytes, as: UTF8.self)) }
     }
 }

@@ -48,6 +48,40 @@ public enum AtomicFile {
         syncFolder(folder)
     }
 
+    /// Writes what `body` writes to `out` to `path` atomically, as ``write(_:to:)`` does, without
+    /// holding it all: it goes to the temporary file through an ``OutputWriter`` as `body`
+    /// writes it. Throws ``WriteError`` when writing fails, or what `body` throws (the
+    /// destination is then untouched and the temporary file removed).
+    public static func write(to path: String, _ body: (inout OutputWriter) throws -> Void) throws {
+        let folder = Self.folder(of: path)
+        let name = path.split(separator: "/").last.map(String.init) ?? path
+        var template = Array("\(folder)/.\(name).tmp-XXXXXX".utf8CString)
+        let descriptor = template.withUnsafeMutableBufferPointer { buffer in buffer.baseAddress.map { mkstemp($0) } ?? -1 }
+        guard descriptor >= 0 else { throw WriteError(path: path, reason: errnoText()) }
+        let temporary = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        var succeeded = false
+        defer {
+            if !succeeded { unlink(temporary) }
+        }
+        var status = stat()
+        let mode: mode_t = stat(path, &status) == 0 ? status.st_mode & 0o7777 : 0o644
+        fchmod(descriptor, mode)
+        do {
+            var out = OutputWriter(sink: FileDescriptorOutput(descriptor: descriptor, name: "'\(path)'"))
+            try body(&out)
+            out.flush()
+            if let error = out.error { throw WriteError(path: path, reason: error.reason) }
+            guard fsync(descriptor) == 0 else { throw WriteError(path: path, reason: errnoText()) }
+        } catch {
+            close(descriptor)
+            throw error
+        }
+        close(descriptor)
+        guard rename(temporary, path) == 0 else { throw WriteError(path: path, reason: errnoText()) }
+        succeeded = true
+        syncFolder(folder)
+    }
+
     /// Writes `bytes` to `path` (created or truncated, mode 0644) and flushes it to disk — the
     /// first half of an atomic write, for callers that rename later themselves (a commit that
     /// must rename several files at its own moment). Throws ``WriteError``.

@@ -116,8 +116,9 @@ public final class NumberObject: ArchivableObject, CustomStringConvertible {
         }
     }
 
-    /// Interprets a decoded value by its objCType; `nil` when the type is not a scalar.
-    static func number(_ archived: ArchivedValue, objCType: String) -> NumberValue? {
+    /// Interprets a decoded value by its objCType; `nil` when the type is not a scalar. (Public
+    /// so plain JSON can read a number without decoding the object around it.)
+    public static func number(_ archived: ArchivedValue, objCType: String) -> NumberValue? {
         switch (objCType, archived) {
         case ("f", .float(let x, _)): return .float(x)
         case ("d", .double(let x, _)): return .double(x)

@@ -47,12 +47,18 @@ public enum TypedStreamCommand {
         ]
     }
 
-    /// Runs the program over the process's arguments and streams, then exits.
+    /// Runs the program over the process's arguments and streams, then exits. A file-size
+    /// limit (`ulimit -f`) makes writes fail with `EFBIG`, reported like a full disk, instead of
+    /// killing the process with `SIGXFSZ`; a pipe whose reader has gone ends it by `SIGPIPE`.
     public static func main() -> Never {
+        signal(SIGXFSZ, SIG_IGN)
         let context = CommandContext.process()
         let code = run(Array(CommandLine.arguments.dropFirst()), in: context)
-        context.output.flush()
         context.errorOutput.flush()
+        if code == .brokenPipe {
+            signal(SIGPIPE, SIG_DFL)
+            raise(SIGPIPE)
+        }
         exit(code.rawValue)
     }
 
@@ -68,14 +74,20 @@ public enum TypedStreamCommand {
     }
 
     /// Runs the program with `arguments` (program name excluded) in `context`; returns the exit
-    /// code. Never throws and never exits the process.
+    /// code. Never throws and never exits the process. Standard output is flushed before it
+    /// returns; a write that failed makes the code ``ExitCode/failure`` (after one line on
+    /// standard error) or ``ExitCode/brokenPipe``.
     public static func run(_ arguments: [String], in context: CommandContext) -> ExitCode {
         run(arguments, in: context, subcommands: subcommands)
     }
 
     /// Runs with another list of subcommands (tests use it to drive the argument layer with
-    /// made-up subcommands).
+    /// made-up subcommands); flushes standard output as ``run(_:in:)`` does.
     static func run(_ arguments: [String], in context: CommandContext, subcommands: [any Subcommand.Type]) -> ExitCode {
+        context.finishOutput(dispatch(arguments, in: context, subcommands: subcommands))
+    }
+
+    private static func dispatch(_ arguments: [String], in context: CommandContext, subcommands: [any Subcommand.Type]) -> ExitCode {
         guard let first = arguments.first else {
             context.errorOutput.write(rootHelp(programName: context.programName, subcommands: subcommands))
             return .usage

@@ -10,10 +10,10 @@ import TypedStream
 
     @Test func hookSubstitutesNaturalValuesAndRepeatsThem() throws {
         let archive = SampleArchive.make()
-        let value = try Self.natural(archive) { object, converter in
+        let value = try Self.natural(archive) { object, _ in
             switch object.className {
-            case "NSString": return converter.contents(of: object).first
-            case "NSNumber": return converter.contents(of: object).last
+            case "NSString": return .value(group: 0, index: 0)
+            case "NSNumber": return .value(group: object.groups.count - 1, index: 0)
             default: return nil
             }
         }
@@ -30,9 +30,9 @@ import TypedStream
 
     @Test func hookThatReachesItsOwnObjectGetsAnID() throws {
         let archive = SampleArchive.make()
-        let value = try Self.natural(archive) { object, converter in
+        let value = try Self.natural(archive) { object, _ in
             guard object.className == "NSArray" else { return nil }
-            return .array(converter.contents(of: object))  // contains the array itself
+            return .values(fromGroup: 0)  // contains the array itself
         }
         // The array's id is given when the cycle reaches it, after those of its elements.
         let expectedFirst = JSONValue.object([

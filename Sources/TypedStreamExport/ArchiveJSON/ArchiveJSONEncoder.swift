@@ -7,7 +7,7 @@ import TypedStream
 /// two tables, so objects, classes and C strings are defined where the writer would write them
 /// as new (their id is their object-table slot) and every later mention is a `{"ref": id}`.
 /// A wire decision is written only where it differs from what the writer would choose.
-struct ArchiveJSONEncoder {
+struct ArchiveJSONEncoder: ~Copyable {
     private var out: JSONTextWriter
     private let header: StreamHeader
     private var tables = WireTables()
@@ -32,27 +32,7 @@ struct ArchiveJSONEncoder {
         guard header.streamerVersion == 3 || header.streamerVersion == 4 else {
             throw ArchiveJSONError(.unwritable, path: "header.streamerVersion", "streamer version \(header.streamerVersion) cannot be written (only 3 and 4 exist)")
         }
-        out.beginObject()
-        out.key("format")
-        out.string(ArchiveJSON.formatName)
-        out.key("formatVersion")
-        out.integer(Int64(ArchiveJSON.formatVersion))
-        out.key("header")
-        out.beginObject(.inline)
-        out.key("streamerVersion")
-        out.integer(Int64(header.streamerVersion))
-        out.key("byteOrder")
-        out.string(header.byteOrder.rawValue)
-        out.key("systemVersion")
-        out.integer(header.systemVersion.value)
-        let system = header.systemVersion
-        if system.width != WireDefaults.width(for: system.value, .counted), WidthContext.counted.allows(system.width), system.width.canHold(system.value) {
-            out.key("systemVersionWidth")
-            out.string(system.width.name)
-        }
-        out.endObject()
-        out.key("groups")
-        out.beginArray()
+        out.beginDocument(header)
         path.push("groups")
         for i in archive.groups.indices {
             path.push(i)
@@ -60,9 +40,7 @@ struct ArchiveJSONEncoder {
             path.pop()
         }
         path.pop()
-        out.endArray()
-        out.endObject()
-        out.finishLine()
+        out.endDocument()
         return out.bytes
     }
 
@@ -79,47 +57,6 @@ struct ArchiveJSONEncoder {
         }
     }
 
-    /// Writes bytes as a JSON string when they are UTF-8, else as `{"hex": …}`.
-    private mutating func bytesField(_ bytes: ArraySlice<UInt8>) {
-        if ByteText.isValidUTF8(bytes) {
-            out.string(utf8: bytes)
-        } else {
-            out.beginObject(.inline)
-            out.key("hex")
-            out.hexString(bytes)
-            out.endObject()
-        }
-    }
-
-    /// Opens `{"text": …` or `{"hex": …` (the caller adds decision members and closes it).
-    private mutating func beginBoxedBytes(_ bytes: ArraySlice<UInt8>) {
-        out.beginObject(.inline)
-        if ByteText.isValidUTF8(bytes) {
-            out.key("text")
-            out.string(utf8: bytes)
-        } else {
-            out.key("hex")
-            out.hexString(bytes)
-        }
-    }
-
-    private mutating func decision(_ decision: SharedStringDecision) {
-        out.beginObject(.inline)
-        switch decision {
-        case .literal(let width):
-            out.key("literal")
-            out.string(width.name)
-        case .reference(let index, let width):
-            out.key("reference")
-            out.integer(Int64(index))
-            if width != WireDefaults.referenceWidth(slot: index) {
-                out.key("width")
-                out.string(width.name)
-            }
-        }
-        out.endObject()
-    }
-
     /// Decides a shared string as the writer will, records it, and returns the decision when it
     /// differs from the default (so it must appear in the JSON).
     private mutating func sharedString(_ text: ArraySlice<UInt8>, _ recorded: SharedStringDecision?) -> SharedStringDecision? {
@@ -127,72 +64,6 @@ struct ArchiveJSONEncoder {
         let effective = tables.effectiveDecision(for: text, recorded: recorded)
         tables.record(text, effective)
         return effective == fallback ? nil : effective
-    }
-
-    private mutating func reference(_ slot: Int, _ recorded: IntegerWidth?) {
-        out.beginObject(.inline)
-        out.key("ref")
-        out.integer(Int64(slot))
-        let width = WireDefaults.effectiveReferenceWidth(recorded, slot: slot)
-        if width != WireDefaults.referenceWidth(slot: slot) {
-            out.key("width")
-            out.string(width.name)
-        }
-        out.endObject()
-    }
-
-    /// An integer as its natural value (unsigned types reinterpreted at their width), boxed with
-    /// its width when that differs from the default, or as `{"raw": …}` when the natural value
-    /// would not read back as the same stored value.
-    private mutating func integer(_ value: Int64, type: ObjCType, width: IntegerWidth?, defaultWidth: IntegerWidth) {
-        var raw = false
-        var natural: UInt64? = nil
-        if let bits = WireDefaults.unsignedBits(type) {
-            if bits == 64 {
-                if value < 0 { natural = UInt64(bitPattern: value) }
-            } else {
-                let half = Int64(1) << (bits - 1)
-                if value < 0, value >= -half { natural = UInt64(value + 2 * half) }
-                raw = value >= half && value < 2 * half
-            }
-        }
-        let boxed = raw || (width != nil && width != defaultWidth)
-        if boxed {
-            out.beginObject(.inline)
-            out.key(raw ? "raw" : "value")
-        }
-        if let natural { out.unsigned(natural) } else { out.integer(value) }
-        if boxed {
-            if let width, width != defaultWidth {
-                out.key("width")
-                out.string(width.name)
-            }
-            out.endObject()
-        }
-    }
-
-    private mutating func real(_ text: String?, bits: @autoclosure () -> String, form: RealForm, fallback: RealForm, isFloat: Bool) {
-        let showForm = form != fallback
-        if let text, !showForm {
-            out.number(text)
-            return
-        }
-        out.beginObject(.inline)
-        if let text {
-            out.key("value")
-            out.number(text)
-        } else {
-            out.key(isFloat ? "f32bits" : "f64bits")
-            out.string(bits())
-        }
-        if showForm {
-            out.key("form")
-            switch form {
-            case .ieee: out.string("ieee")
-            case .integral(let width): out.string(width.name)
-            }
-        }
-        out.endObject()
     }
 
     private mutating func nest() throws(ArchiveJSONError) {
@@ -243,10 +114,10 @@ struct ArchiveJSONEncoder {
             guard try types(of: typeString) == group.types else {
                 throw unwritable("the group's types do not match its type string '\(group.typeText)'")
             }
-            bytesField(typeString)
+            out.bytesField(typeString)
             if let decision = sharedString(typeString, group.typeStringDecision) {
                 out.key("typeWire")
-                self.decision(decision)
+                out.decision(decision)
             }
             return
         }
@@ -268,13 +139,13 @@ struct ArchiveJSONEncoder {
         switch (type, value) {
         case (.object, .object(let object, let w)):
             guard let object else { return out.null() }
-            if let slot = slots[ObjectIdentifier(object)] { return reference(slot, w) }
+            if let slot = slots[ObjectIdentifier(object)] { return out.reference(slot, w) }
             try encodeObject(object)
         case (.object, .objectSlotClass(let entry, let w)):
             guard let slot = slots[ObjectIdentifier(entry)] else {
                 throw unwritable("an object slot refers to class \(entry.nameText) before it was written")
             }
-            reference(slot, w)
+            out.reference(slot, w)
         case (.classObject, .classObject(let entry, let w)):
             guard let entry else { return out.null() }
             try encodeChain(entry, referenceWidth: w)
@@ -286,7 +157,7 @@ struct ArchiveJSONEncoder {
                 payload.append(b)
             }
             guard payload.count == count else { throw unwritable("'\(type.encoding)' needs \(count) bytes, the value has \(payload.count)") }
-            hexObject(ArraySlice(payload))
+            out.hexObject(ArraySlice(payload))
         case (.array(let count, let element), .array(let values)):
             guard values.count == count else { throw unwritable("'\(type.encoding)' needs \(count) elements, the value has \(values.count)") }
             try nest()
@@ -321,38 +192,34 @@ struct ArchiveJSONEncoder {
             guard v >= -32768 && v <= 65535 else { throw unwritable("\(v) does not fit a short") }
             let signed = Int64(Int16(truncatingIfNeeded: v))
             let width = WireDefaults.effectiveWidth(w, for: signed, .short)
-            integer(signed, type: type, width: width, defaultWidth: WireDefaults.width(for: signed, .short))
+            out.archiveInteger(signed, type: type, width: width, defaultWidth: WireDefaults.width(for: signed, .short))
         case (.int, .integer(let v, let w)), (.unsignedInt, .integer(let v, let w)),
              (.long, .integer(let v, let w)), (.unsignedLong, .integer(let v, let w)),
              (.longLong, .integer(let v, let w)), (.unsignedLongLong, .integer(let v, let w)):
             let width = WireDefaults.effectiveWidth(w, for: v, .integer)
-            integer(v, type: type, width: width, defaultWidth: WireDefaults.width(for: v, .integer))
+            out.archiveInteger(v, type: type, width: width, defaultWidth: WireDefaults.width(for: v, .integer))
         case (.float, .float(let x, let form)):
-            let fallback = WireDefaults.realForm(x)
-            let effective = WireDefaults.effectiveRealForm(form, integral: x.isFinite ? Int64(exactly: x) : nil, fallback: fallback)
-            real(x.isFinite ? x.description : nil, bits: ByteText.bitPatternText(UInt64(x.bitPattern), digits: 8), form: effective, fallback: fallback, isFloat: true)
+            out.archiveFloat(x, form: form)
         case (.double, .double(let x, let form)):
-            let fallback = WireDefaults.realForm(x, systemVersion: header.systemVersion.value)
-            let effective = WireDefaults.effectiveRealForm(form, integral: x.isFinite ? Int64(exactly: x) : nil, fallback: fallback)
-            real(x.isFinite ? x.description : nil, bits: ByteText.bitPatternText(x.bitPattern, digits: 16), form: effective, fallback: fallback, isFloat: false)
+            out.archiveDouble(x, form: form, systemVersion: header.systemVersion.value)
         case (.char, .byte(let b)), (.unsignedChar, .byte(let b)), (.bool, .byte(let b)):
             out.integer(Int64(b))
         case (.array(let count, let element), .bytes(let payload)) where element.unqualified == .char || element.unqualified == .unsignedChar:
             guard payload.count == count else { throw unwritable("'\(type.encoding)' needs \(count) bytes, the value has \(payload.count)") }
-            hexObject(payload)
+            out.hexObject(payload)
         case (.union, .bytes(let payload)):
             guard let size = type.layout(.ilp32)?.size, payload.count == size else {
                 throw unwritable("union '\(type.encoding)' has the wrong number of bytes (\(payload.count))")
             }
-            hexObject(payload)
+            out.hexObject(payload)
         case (.bytes, .unsharedString(let payload, let w)):
             guard let payload else { return out.null() }
             let length = Int64(payload.count)
             let width = WireDefaults.effectiveWidth(w, for: length, .counted)
             if width == WireDefaults.width(for: length, .counted) {
-                bytesField(payload)
+                out.bytesField(payload)
             } else {
-                beginBoxedBytes(payload)
+                out.beginBoxedBytes(payload)
                 out.key("width")
                 out.string(width.name)
                 out.endObject()
@@ -360,26 +227,26 @@ struct ArchiveJSONEncoder {
         case (.atom, .sharedString(let text, let recorded)), (.selector, .sharedString(let text, let recorded)):
             guard let text else { return out.null() }
             if let decision = sharedString(text, recorded) {
-                beginBoxedBytes(text)
+                out.beginBoxedBytes(text)
                 out.key("wire")
-                self.decision(decision)
+                out.decision(decision)
                 out.endObject()
             } else {
-                bytesField(text)
+                out.bytesField(text)
             }
         case (.cString, .cString(let entry, let w)):
             guard let entry else { return out.null() }
-            if let slot = slots[ObjectIdentifier(entry)] { return reference(slot, w) }
+            if let slot = slots[ObjectIdentifier(entry)] { return out.reference(slot, w) }
             let slot = tables.claimSlot()
             slots[ObjectIdentifier(entry)] = slot
             out.beginObject(.inline)
             out.key("cstring")
             out.integer(Int64(slot))
             out.key("text")
-            bytesField(entry.text)
+            out.bytesField(entry.text)
             if let decision = sharedString(entry.text, entry.textDecision) {
                 out.key("textWire")
-                self.decision(decision)
+                out.decision(decision)
             }
             out.endObject()
         case (.ignored, .ignored):
@@ -387,13 +254,6 @@ struct ArchiveJSONEncoder {
         default:
             throw unwritable("a value of the wrong kind for type '\(type.encoding)'")
         }
-    }
-
-    private mutating func hexObject(_ payload: ArraySlice<UInt8>) {
-        out.beginObject(.inline)
-        out.key("hex")
-        out.hexString(payload)
-        out.endObject()
     }
 
     private mutating func encodeObject(_ object: ArchivedObject) throws(ArchiveJSONError) {
@@ -430,7 +290,7 @@ struct ArchiveJSONEncoder {
         let defaultWidth = WireDefaults.width(for: size.value, .counted)
         if size.value != 0 || width != defaultWidth {
             out.key("size")
-            integer(size.value, type: .int, width: width, defaultWidth: defaultWidth)
+            out.archiveInteger(size.value, type: .int, width: width, defaultWidth: defaultWidth)
         }
     }
 
@@ -442,7 +302,7 @@ struct ArchiveJSONEncoder {
         var links = 0
         while let entry = current {
             if let slot = slots[ObjectIdentifier(entry)] {
-                reference(slot, linkWidth)
+                out.reference(slot, linkWidth)
                 break
             }
             links += 1
@@ -455,10 +315,10 @@ struct ArchiveJSONEncoder {
             out.key("id")
             out.integer(Int64(slot))
             out.key("name")
-            bytesField(entry.name)
+            out.bytesField(entry.name)
             if let nameDecision {
                 out.key("nameWire")
-                decision(nameDecision)
+                out.decision(nameDecision)
             }
             out.key("version")
             out.integer(entry.version)

@@ -12,7 +12,7 @@
 ///   ]}
 /// ]}
 /// ```
-struct JSONTextWriter {
+struct JSONTextWriter: ~Copyable {
     /// How a container is laid out when pretty-printing.
     enum Layout {
         /// One element per line, indented one level deeper than the line the container opens on.
@@ -31,67 +31,128 @@ struct JSONTextWriter {
         var lineIndent: Int
     }
 
-    /// The text written so far (UTF-8).
-    private(set) var bytes: [UInt8] = []
+    /// The text not yet drained, in a buffer of its own (no copy-on-write checks per byte).
+    private var base: UnsafeMutablePointer<UInt8>
+    private var capacity: Int
+    private var count = 0
     /// Whether to indent and space the output.
     let pretty: Bool
-    private var frames: [Frame] = []
+    /// The innermost open container (when `openCount > 0`) and the ones around it.
+    private var top = Frame(layout: .block, count: 0, lineIndent: 0)
+    private var parents: [Frame] = []
+    private var openCount = 0
     private var afterKey = false
+    /// Bytes drained so far (``totalCount`` is these and the buffered ones).
+    private var drainedCount = 0
+    /// Where the container opened last starts in the buffer, the indentation level of its line,
+    /// and its layout.
+    private(set) var lastOpen = (position: 0, lineIndent: 0, layout: Layout.inline)
 
     init(pretty: Bool, capacity: Int = 0) {
         self.pretty = pretty
-        bytes.reserveCapacity(capacity)
+        self.capacity = max(capacity, 64)
+        base = .allocate(capacity: self.capacity)
     }
 
+    deinit { base.deallocate() }
+
+    /// The text written so far (UTF-8), since the last drain.
+    var bytes: [UInt8] { Array(UnsafeBufferPointer(start: base, count: count)) }
+
     private static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
-    private static let spaces = [UInt8](repeating: 0x20, count: 128)
+
+    /// Makes room for `extra` more bytes.
+    @inline(__always)
+    private mutating func reserve(_ extra: Int) {
+        if count + extra > capacity { grow(count + extra) }
+    }
+
+    private mutating func grow(_ needed: Int) {
+        var newCapacity = capacity * 2
+        while newCapacity < needed { newCapacity *= 2 }
+        let bigger = UnsafeMutablePointer<UInt8>.allocate(capacity: newCapacity)
+        bigger.update(from: base, count: count)
+        base.deallocate()
+        base = bigger
+        capacity = newCapacity
+    }
+
+    @inline(__always)
+    private mutating func put(_ byte: UInt8) {
+        reserve(1)
+        base[count] = byte
+        count += 1
+    }
+
+    @inline(__always)
+    private mutating func put(_ a: UInt8, _ b: UInt8) {
+        reserve(2)
+        base[count] = a
+        base[count + 1] = b
+        count += 2
+    }
+
+    private mutating func put(_ bytes: UnsafeBufferPointer<UInt8>) {
+        guard let source = bytes.baseAddress, bytes.count > 0 else { return }
+        reserve(bytes.count)
+        (base + count).update(from: source, count: bytes.count)
+        count += bytes.count
+    }
+
+    private mutating func put(_ text: StaticString) {
+        put(UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
+    }
 
     private mutating func newline(indent: Int) {
-        bytes.append(0x0A)
-        var remaining = 2 * indent
-        while remaining > 0 {
-            let n = min(remaining, Self.spaces.count)
-            bytes.append(contentsOf: Self.spaces[0..<n])
-            remaining -= n
-        }
+        let spaces = 2 * indent
+        reserve(1 + spaces)
+        base[count] = 0x0A
+        (base + count + 1).update(repeating: 0x20, count: spaces)
+        count += 1 + spaces
     }
 
     /// Writes what must come before the next value or key: a comma, a newline and indentation.
+    @inline(__always)
     private mutating func separate() {
         if afterKey {
             afterKey = false
             return
         }
-        guard let top = frames.last else { return }
-        if top.count > 0 { bytes.append(UInt8(ascii: ",")) }
+        guard openCount > 0 else { return }
+        if top.count > 0 { put(UInt8(ascii: ",")) }
         if pretty {
             if top.layout == .block {
                 newline(indent: top.lineIndent + 1)
             } else if top.count > 0 {
-                bytes.append(0x20)
+                put(0x20)
             }
         }
-        frames[frames.count - 1].count += 1
+        top.count += 1
     }
 
     private mutating func open(_ bracket: UInt8, _ layout: Layout) {
         separate()
         var effective = pretty ? layout : .inline
         var lineIndent = 0
-        if let parent = frames.last {
-            if parent.layout == .inline { effective = .inline }
+        if openCount > 0 {
+            if top.layout == .inline { effective = .inline }
             // Inside a block parent the container opens on an element line (one level in); inside
             // a hugging parent it opens on (or continues) that parent's line.
-            lineIndent = parent.layout == .block ? parent.lineIndent + 1 : parent.lineIndent
+            lineIndent = top.layout == .block ? top.lineIndent + 1 : top.lineIndent
+            parents.append(top)
         }
-        frames.append(Frame(layout: effective, count: 0, lineIndent: lineIndent))
-        bytes.append(bracket)
+        top = Frame(layout: effective, count: 0, lineIndent: lineIndent)
+        openCount += 1
+        lastOpen = (count, lineIndent, effective)
+        put(bracket)
     }
 
     private mutating func close(_ bracket: UInt8) {
-        guard let top = frames.popLast() else { return }
+        guard openCount > 0 else { return }
         if top.layout == .block, top.count > 0 { newline(indent: top.lineIndent) }
-        bytes.append(bracket)
+        put(bracket)
+        openCount -= 1
+        if openCount > 0 { top = parents.removeLast() }
     }
 
     /// Opens an object.
@@ -104,12 +165,24 @@ struct JSONTextWriter {
     mutating func endArray() { close(UInt8(ascii: "]")) }
 
     /// Writes a member name; the member's value must follow.
-    mutating func key(_ name: String) {
+    mutating func key(text name: String) {
         separate()
         var name = name
         name.withUTF8 { appendEscaped($0) }
-        bytes.append(UInt8(ascii: ":"))
-        if pretty { bytes.append(0x20) }
+        afterName()
+    }
+
+    /// Writes a member name known to need no escapes (a literal of the format).
+    mutating func key(_ name: StaticString) {
+        separate()
+        put(UInt8(ascii: "\""))
+        put(name)
+        put(UInt8(ascii: "\""))
+        afterName()
+    }
+
+    private mutating func afterName() {
+        if pretty { put(UInt8(ascii: ":"), 0x20) } else { put(UInt8(ascii: ":")) }
         afterKey = true
     }
 
@@ -129,26 +202,30 @@ struct JSONTextWriter {
     /// Writes bytes as a string of lowercase hex digits.
     mutating func hexString(_ data: ArraySlice<UInt8>) {
         separate()
-        bytes.append(UInt8(ascii: "\""))
-        bytes.reserveCapacity(bytes.count + 2 * data.count + 1)
+        reserve(2 * data.count + 2)
+        base[count] = UInt8(ascii: "\"")
+        count += 1
         for b in data {
-            bytes.append(Self.hexDigits[Int(b >> 4)])
-            bytes.append(Self.hexDigits[Int(b & 0xF)])
+            base[count] = Self.hexDigits[Int(b >> 4)]
+            base[count + 1] = Self.hexDigits[Int(b & 0xF)]
+            count += 2
         }
-        bytes.append(UInt8(ascii: "\""))
+        base[count] = UInt8(ascii: "\"")
+        count += 1
     }
 
     /// Writes a number given as valid JSON number text.
     mutating func number(_ text: String) {
         separate()
-        bytes.append(contentsOf: text.utf8)
+        var text = text
+        text.withUTF8 { put($0) }
     }
 
     /// Writes an integer.
     mutating func integer(_ value: Int64) {
         separate()
         if value < 0 {
-            bytes.append(UInt8(ascii: "-"))
+            put(UInt8(ascii: "-"))
             appendDigits(value.magnitude)
         } else {
             appendDigits(UInt64(value))
@@ -164,56 +241,112 @@ struct JSONTextWriter {
     /// Writes `true` or `false`.
     mutating func bool(_ value: Bool) {
         separate()
-        bytes.append(contentsOf: (value ? "true" : "false").utf8)
+        if value { put("true") } else { put("false") }
     }
 
     /// Ends the document with a newline.
-    mutating func finishLine() { bytes.append(0x0A) }
+    mutating func finishLine() { put(0x0A) }
+
+    /// Moves the text written so far to `out` (for writers that stream: the layout state stays,
+    /// so writing goes on as if nothing had moved).
+    mutating func drain(into out: inout OutputWriter) {
+        out.append(UnsafeRawBufferPointer(start: base, count: count))
+        drainedCount += count
+        count = 0
+    }
+
+    /// The bytes buffered (not drained yet).
+    var bufferedCount: Int { count }
+
+    /// Every byte written, drained or not.
+    var totalCount: Int { drainedCount + count }
+
+    /// Writes pre-rendered value text (a scalar rendered by another writer).
+    mutating func rawValue(_ text: UnsafeBufferPointer<UInt8>) {
+        separate()
+        put(text)
+    }
+
+    /// Writes a pre-rendered member name (a quoted string rendered by another writer).
+    mutating func rawKey(_ text: UnsafeBufferPointer<UInt8>) {
+        separate()
+        put(text)
+        afterName()
+    }
+
+    /// Inserts `text` into the buffer at `position` (which must not have been drained).
+    mutating func insert(_ text: [UInt8], at position: Int) {
+        guard !text.isEmpty, position >= 0, position <= count else { return }
+        reserve(text.count)
+        (base + position + text.count).update(from: base + position, count: count - position)
+        text.withUnsafeBufferPointer { (base + position).update(from: $0.baseAddress!, count: text.count) }
+        count += text.count
+    }
+
+    /// The text from `position` to the end of the buffer.
+    func buffered(from position: Int) -> UnsafeBufferPointer<UInt8> {
+        UnsafeBufferPointer(start: base + position, count: max(0, count - position))
+    }
+
+    /// Forgets the text from `position` on (the layout state is the caller's to keep right).
+    mutating func truncate(to position: Int) {
+        count = min(max(position, 0), count)
+    }
+
+    /// Moves the text to `out` once it passes 32 KiB.
+    @inline(__always)
+    mutating func drainIfLarge(into out: inout OutputWriter) {
+        if count >= 1 << 15 { drain(into: &out) }
+    }
 
     /// Writes `null`.
     mutating func null() {
         separate()
-        bytes.append(contentsOf: "null".utf8)
+        put("null")
     }
 
     private mutating func appendDigits(_ value: UInt64) {
-        var v = value
-        var count = 1
-        while v >= 10 {
-            v /= 10
-            count += 1
+        var digits = 1
+        var rest = value
+        while rest >= 10 {
+            rest /= 10
+            digits += 1
         }
-        bytes.append(contentsOf: repeatElement(0x30, count: count))
-        var i = bytes.count - 1
-        v = value
+        reserve(digits)
+        var i = count + digits - 1
+        var v = value
         repeat {
-            bytes[i] = 0x30 + UInt8(v % 10)
+            base[i] = 0x30 + UInt8(truncatingIfNeeded: v % 10)
             v /= 10
             i -= 1
         } while v > 0
+        count += digits
     }
 
     /// Appends `"text"` with JSON escapes; `text` must be valid UTF-8.
     private mutating func appendEscaped(_ text: UnsafeBufferPointer<UInt8>) {
-        bytes.append(UInt8(ascii: "\""))
+        reserve(text.count + 2)
+        base[count] = UInt8(ascii: "\"")
+        count += 1
         var runStart = 0
-        for (i, b) in text.enumerated() where b < 0x20 || b == 0x22 || b == 0x5C {
-            if runStart < i { bytes.append(contentsOf: UnsafeBufferPointer(rebasing: text[runStart..<i])) }
+        for i in 0..<text.count {
+            let b = text[i]
+            guard b < 0x20 || b == 0x22 || b == 0x5C else { continue }
+            if runStart < i { put(UnsafeBufferPointer(rebasing: text[runStart..<i])) }
             runStart = i + 1
             switch b {
-            case 0x22: bytes.append(contentsOf: [0x5C, 0x22])
-            case 0x5C: bytes.append(contentsOf: [0x5C, 0x5C])
-            case 0x0A: bytes.append(contentsOf: [0x5C, UInt8(ascii: "n")])
-            case 0x0D: bytes.append(contentsOf: [0x5C, UInt8(ascii: "r")])
-            case 0x09: bytes.append(contentsOf: [0x5C, UInt8(ascii: "t")])
+            case 0x22: put(0x5C, 0x22)
+            case 0x5C: put(0x5C, 0x5C)
+            case 0x0A: put(0x5C, UInt8(ascii: "n"))
+            case 0x0D: put(0x5C, UInt8(ascii: "r"))
+            case 0x09: put(0x5C, UInt8(ascii: "t"))
             default:
-                bytes.append(contentsOf: Array("\\u00".utf8))
-                bytes.append(Self.hexDigits[Int(b >> 4)])
-                bytes.append(Self.hexDigits[Int(b & 0xF)])
+                put("\\u00")
+                put(Self.hexDigits[Int(b >> 4)], Self.hexDigits[Int(b & 0xF)])
             }
         }
-        if runStart < text.count { bytes.append(contentsOf: UnsafeBufferPointer(rebasing: text[runStart...])) }
-        bytes.append(UInt8(ascii: "\""))
+        if runStart < text.count { put(UnsafeBufferPointer(rebasing: text[runStart...])) }
+        put(UInt8(ascii: "\""))
     }
 
     /// Writes a parsed or built ``JSONValue``; containers whose elements are all scalars stay on
@@ -233,7 +366,7 @@ struct JSONTextWriter {
             let layout: Layout = members.dropLast().allSatisfy(\.value.isScalar) ? (members.last?.value.isScalar ?? true ? .inline : .hug) : .block
             beginObject(layout)
             for member in members {
-                key(member.key)
+                key(text: member.key)
                 self.value(member.value)
             }
             endObject()

@@ -8,70 +8,79 @@ import TypedStreamFoundation
 /// `NSDate` an ISO 8601 string, `NSURL` its absolute string, attributed strings
 /// `{"string", "runs": [{"location", "length", "attributes"}]}`, geometry `{"x", "y", …}`.
 /// Every other class keeps the generic `{"$class", "$id", "contents"}` form.
+///
+/// Strings, arrays and dictionaries are written from their groups as they are converted;
+/// every other registered class is decoded by its codec (``PlainJSONContext/typedObject(_:registry:)``)
+/// and its ``NaturalValue`` written.
 public enum FoundationPlainJSON {
     /// The options for ``PlainJSON`` with the Foundation hook, decoding typed leaves through
     /// `registry`.
-    public static func options(for archive: Archive, registry: ClassRegistry = .foundation, pretty: Bool = true) -> PlainJSON.Options {
-        let box = UnarchiverBox(Unarchiver(archive: archive, registry: registry))
-        return PlainJSON.Options(pretty: pretty, naturalValue: { entry, converter in
-            natural(entry, &converter, box)
+    public static func options(registry: ClassRegistry = .foundation, pretty: Bool = true) -> PlainJSON.Options {
+        PlainJSON.Options(pretty: pretty, naturalValue: { object, context in
+            natural(object, context, registry: registry)
         })
     }
 
-    /// The plain JSON bytes of `archive` with natural Foundation values.
-    public static func encode(_ archive: Archive, pretty: Bool = true) throws(ArchiveJSONError) -> [UInt8] {
-        try PlainJSON.encode(archive, options: options(for: archive, pretty: pretty))
+    /// The plain JSON bytes of the archive `bytes` with natural Foundation values. Throws as
+    /// ``PlainJSON/encode(_:options:)-([UInt8],_)``.
+    public static func encode(_ bytes: [UInt8], pretty: Bool = true) throws -> [UInt8] {
+        try PlainJSON.encode(bytes, options: options(pretty: pretty))
     }
 
-    /// The unarchiver is used from the hook only, on the converting thread.
-    private final class UnarchiverBox: @unchecked Sendable {
-        let unarchiver: Unarchiver
-        init(_ unarchiver: Unarchiver) { self.unarchiver = unarchiver }
-    }
-
-    private static func natural(_ entry: ArchivedObject, _ converter: inout PlainJSONConverter, _ box: UnarchiverBox) -> JSONValue? {
-        let groups = entry.groups
-        func values(from start: Int) -> [JSONValue] {
-            guard start <= groups.count else { return [] }
-            return groups[start...].flatMap { converter.values(of: $0) }
-        }
-        switch entry.className {
+    /// The natural value of `object` for Foundation's classes, `nil` for the generic form.
+    public static func natural(_ object: PlainJSONObject, _ context: PlainJSONContext, registry: ClassRegistry = .foundation) -> PlainJSON.Natural? {
+        switch object.className {
         case "NSString", "NSMutableString":
-            guard groups.count == 1 else { return nil }
-            return converter.values(of: groups[0]).first
+            guard object.groups.count == 1, object.groups[0].valueCount > 0 else { return nil }
+            return .value(group: 0, index: 0)
         case "NSArray", "NSMutableArray", "NSSet", "NSMutableSet", "NSCountedSet":
-            return .array(values(from: 1))
+            return .values(fromGroup: 1)
         case "NSDictionary", "NSMutableDictionary":
-            let flat = values(from: 1)
-            guard flat.count % 2 == 0 else { return nil }
-            var members: [JSONMember] = []
-            var pairs: [JSONValue] = []
-            var allStrings = true
-            var seen = Set<String>()
-            for i in stride(from: 0, to: flat.count, by: 2) {
-                pairs.append(.array([flat[i], flat[i + 1]]))
-                if case .string(let key) = flat[i], seen.insert(key).inserted {
-                    members.append(JSONMember(key, flat[i + 1]))
-                } else {
-                    allStrings = false
-                }
-            }
-            return allStrings ? .object(members) : .array(pairs)
+            return .dictionary(fromGroup: 1)
         case "NSNull":
             return .null
+        case "NSNumber" where registry.type(forClassName: "NSNumber") == NumberObject.self:
+            return number(object, context) ?? typed(object, context, registry: registry)
         default:
-            guard let object = try? box.unarchiver.object(for: entry), !(object is GenericObject) else { return nil }
-            let value = naturalValue(of: object)
-            if case .object = value { return nil }
-            return json(value)
+            return typed(object, context, registry: registry)
         }
+    }
+
+    /// The natural value of `object` from its codec's typed decoding.
+    private static func typed(_ object: PlainJSONObject, _ context: PlainJSONContext, registry: ClassRegistry) -> PlainJSON.Natural? {
+        guard let typed = context.typedObject(object, registry: registry), !(typed is GenericObject) else { return nil }
+        let value = naturalValue(of: typed)
+        if case .object = value { return nil }
+        return .json(json(value))
+    }
+
+    /// An `NSNumber` of the usual shape — `"*"` objCType, then one value of exactly that type,
+    /// NSNumber and NSValue at version 0 — read as ``NumberObject`` reads it, without decoding a
+    /// graph (the common case, worth it: dictionaries hold many). `nil` for any other shape,
+    /// which takes the codec's own way.
+    private static func number(_ object: PlainJSONObject, _ context: PlainJSONContext) -> PlainJSON.Natural? {
+        let groups = object.groups
+        guard groups.count == 2, groups[0].typeString?.elementsEqual("*".utf8) == true, groups[0].valueCount == 1,
+              groups[1].valueCount == 1,
+              case .cString(let type?, _)? = context.leafValue(object, group: 0, index: 0),
+              let typeString = groups[1].typeString, typeString.elementsEqual(type.text),
+              let value = context.leafValue(object, group: 1, index: 0) else { return nil }
+        for link in context.classChain(of: object) where (link.name == "NSNumber" || link.name == "NSValue") && link.version != 0 {
+            return nil
+        }
+        // Not a number for its objCType: the codec refuses it, and the object stays generic.
+        guard let number = NumberObject.number(value, objCType: type.string) else { return .genericAfter([]) }
+        let decoded = NumberObject()
+        decoded.objCType = type.string
+        decoded.value = number
+        return .json(json(naturalValue(of: decoded)))
     }
 
     /// The JSON form of a natural value.
     public static func json(_ value: NaturalValue) -> JSONValue {
         switch value {
         case .string(let s): return .string(s)
-        case .data(let d): return PlainJSONConverter.data(ArraySlice(d))
+        case .data(let d): return .object([JSONMember("$data", .string(ByteText.base64(ArraySlice(d))))])
         case .date(let date): return .string(ISODate.format(secondsSince2001: date.timeIntervalSinceReferenceDate))
         case .url(let url): return .string(url.absoluteString)
         case .number(let n):

@@ -11,24 +11,71 @@ import TypedStream
 /// `"-Infinity"`. The document is `{"systemVersion": n, "values": [top-level values…]}`.
 ///
 /// A higher layer (class codecs) can give objects better values through
-/// ``Options/naturalValue``:
+/// ``Options/naturalValue``: a hook that looks at an object's class and groups and says what to
+/// write instead (``Natural``) — an array of its values, one of its values, named members, or a
+/// finished value from its typed decoding:
 ///
 /// ```swift
 /// var options = PlainJSON.Options()
-/// options.naturalValue = { object, converter in
-///     guard object.className == "NSString" else { return nil }
-///     return converter.contents(of: object).first      // the "+" bytes as a string
+/// options.naturalValue = { object, _ in
+///     object.className == "NSString" ? .value(group: 0, index: 0) : nil   // the "+" text
 /// }
-/// let text = try PlainJSON.encode(archive, options: options)
+/// let index = try ArchiveIndex(bytes: bytes)
+/// var out = OutputWriter(sink: FileDescriptorOutput.standardOutput)
+/// try PlainJSON.write(index, options: options, to: &out)
+/// out.flush()
 /// ```
+///
+/// The JSON is written as it is made, read again from the archive's bytes object by object;
+/// nothing holds the whole text or a tree of it. An object with a natural value repeats it
+/// wherever it occurs again — written out again from the archive, so an object nested in it
+/// that was written out in full at the first occurrence is a `{"$ref": n}` in the repeats —
+/// within the budget of ``OutputLimits``; past it, the export fails naming the object.
 ///
 /// Plain JSON is one-way: it cannot be imported back (use ``ArchiveJSON`` for that).
 public enum PlainJSON {
-    /// Substitutes a natural JSON value for an object, or returns `nil` to keep the generic
-    /// form. It is called once, at the object's first occurrence; the converter gives the JSON of
-    /// nested values and objects. The value is repeated wherever the object occurs again (when the
-    /// object is reached again while its value is being made, it gets `"$id"` and `{"$ref"}`s).
-    public typealias NaturalValue = @Sendable (ArchivedObject, inout PlainJSONConverter) -> JSONValue?
+    /// What to write for an object instead of its generic form. Values are named by their group
+    /// and their place in it; they are converted as plain JSON where they are written.
+    public indirect enum Natural: Sendable {
+        /// A finished value (from the object's typed decoding, say).
+        case json(JSONValue)
+        /// `null`.
+        case null
+        /// Value `index` of group `group` (`null` when there is none). The group's other values
+        /// are converted too, for the ids of the objects in them, but not written.
+        case value(group: Int, index: Int)
+        /// Element `element` of value `index` of group `group`, an array or struct (`null` when
+        /// there is none).
+        case element(group: Int, index: Int, element: Int)
+        /// An array of the values of the groups from `fromGroup` on, in order.
+        case values(fromGroup: Int)
+        /// The values of the groups from `fromGroup` on as key, value, key, value…: an object
+        /// when every key is a string and no key repeats, else an array of `[key, value]`
+        /// pairs. An odd number of values gives the generic form (after converting them all).
+        case dictionary(fromGroup: Int)
+        /// An object with these members, in order.
+        case object([Member])
+        /// The generic form, after converting these without writing them.
+        case genericAfter([Natural])
+
+        /// One member of ``object(_:)``.
+        public struct Member: Sendable {
+            /// The member name.
+            public var name: String
+            /// Its value.
+            public var value: Natural
+
+            /// Creates a member.
+            public init(_ name: String, _ value: Natural) {
+                self.name = name
+                self.value = value
+            }
+        }
+    }
+
+    /// Decides an object's natural value from its class and groups, or returns `nil` for the
+    /// generic form. It is asked at the object's first occurrence (and again for each repeat).
+    public typealias NaturalValue = @Sendable (PlainJSONObject, PlainJSONContext) -> Natural?
 
     /// How to write plain JSON.
     public struct Options: Sendable {
@@ -39,189 +86,64 @@ public enum PlainJSON {
         /// Deepest nesting of objects, arrays and structs followed. Default
         /// ``ArchiveJSON/defaultMaximumNesting`` (256).
         public var maximumNesting: Int
+        /// The budget for repeated values.
+        public var limits: OutputLimits
 
         /// Creates options.
-        public init(pretty: Bool = true, naturalValue: NaturalValue? = nil, maximumNesting: Int = ArchiveJSON.defaultMaximumNesting) {
+        public init(pretty: Bool = true, naturalValue: NaturalValue? = nil, maximumNesting: Int = ArchiveJSON.defaultMaximumNesting,
+                    limits: OutputLimits = .default) {
             self.pretty = pretty
             self.naturalValue = naturalValue
             self.maximumNesting = maximumNesting
+            self.limits = limits
         }
     }
 
-    /// The plain JSON value of `archive`. Throws ``ArchiveJSONError`` (`limitExceeded`) when the
-    /// graph nests deeper than ``Options/maximumNesting``.
-    public static func value(_ archive: Archive, options: Options = Options()) throws(ArchiveJSONError) -> JSONValue {
-        var converter = PlainJSONConverter(naturalValue: options.naturalValue, maximumNesting: options.maximumNesting)
-        var values: [JSONValue] = []
-        for group in archive.groups {
-            values.append(contentsOf: converter.values(of: group))
-        }
-        if converter.tooDeep {
-            throw ArchiveJSONError(.limitExceeded, "the archive nests deeper than \(options.maximumNesting) objects, arrays and structs")
-        }
-        return .object([
-            JSONMember("systemVersion", .integer(archive.header.systemVersion.value)),
-            JSONMember("values", .array(values)),
-        ])
+    /// Writes the plain JSON of the archive `index` was read from to `out`, as it goes; stops
+    /// early when `out` fails. Throws ``ArchiveJSONError`` `limitExceeded` when the graph nests
+    /// deeper than ``Options/maximumNesting`` (the text written so far then holds
+    /// `{"$error": "nesting too deep"}` where it was cut) or when repeated natural values pass
+    /// the budget of ``Options/limits`` (the error names the object, `#n`).
+    public static func write(_ index: ArchiveIndex, options: Options = Options(), to out: inout OutputWriter) throws(ArchiveJSONError) {
+        try write(index, options: options, context: PlainJSONContext(index: index), to: &out)
     }
 
-    /// `archive` as plain JSON text (UTF-8). Throws like ``value(_:options:)``.
+    /// ``write(_:options:to:)`` with a context made by the caller (whose hook may keep it).
+    public static func write(_ index: ArchiveIndex, options: Options, context: PlainJSONContext, to out: inout OutputWriter) throws(ArchiveJSONError) {
+        var converter = PlainJSONConverter(context: context, options: options)
+        try converter.run(&out)
+    }
+
+    /// The plain JSON of `bytes` as text, checking them first. Throws ``WireError`` (as an
+    /// `Error`) for a damaged archive, ``ArchiveJSONError`` as ``write(_:options:to:)``.
+    public static func encode(_ bytes: [UInt8], options: Options = Options()) throws -> [UInt8] {
+        let index = try ArchiveIndex(bytes: bytes)
+        let capture = CapturedOutput()
+        var out = OutputWriter(sink: capture)
+        try write(index, options: options, to: &out)
+        out.flush()
+        return capture.bytes
+    }
+
+    /// The plain JSON of an archive graph: the archive is written with ``ArchiveWriter`` and its
+    /// bytes converted. Throws ``ArchiveJSONError``: `limitExceeded` as ``write(_:options:to:)``
+    /// (or when the graph nests deeper than a reader accepts), `unwritable` when the graph cannot
+    /// be written as an archive.
     public static func encode(_ archive: Archive, options: Options = Options()) throws(ArchiveJSONError) -> [UInt8] {
-        var text = try value(archive, options: options).text(pretty: options.pretty)
-        text.append(0x0A)
-        return text
-    }
-}
-
-/// Turns archive values into plain JSON values, keeping the object ids; handed to
-/// ``PlainJSON/NaturalValue`` hooks so they can convert what an object contains.
-public struct PlainJSONConverter {
-    private let naturalValue: PlainJSON.NaturalValue?
-    private let maximumNesting: Int
-    private var ids: [ObjectIdentifier: Int] = [:]
-    private var substituted: [ObjectIdentifier: JSONValue] = [:]
-    private var inProgress: Set<ObjectIdentifier> = []
-    private var referencedInProgress: Set<ObjectIdentifier> = []
-    private var nextID = 1
-    private var depth = 0
-    /// Whether some value was cut off at the nesting limit.
-    public private(set) var tooDeep = false
-
-    init(naturalValue: PlainJSON.NaturalValue?, maximumNesting: Int) {
-        self.naturalValue = naturalValue
-        self.maximumNesting = maximumNesting
-    }
-
-    private mutating func nest() -> Bool {
-        depth += 1
-        if depth > maximumNesting {
-            depth -= 1
-            tooDeep = true
-            return false
-        }
-        return true
-    }
-
-    private static let tooDeepValue = JSONValue.object([JSONMember("$error", .string("nesting too deep"))])
-
-    /// Bytes as a string when they are UTF-8, else `{"$data": base64}`.
-    public static func text(_ bytes: ArraySlice<UInt8>) -> JSONValue {
-        if ByteText.isValidUTF8(bytes) { return .string(String(decoding: bytes, as: UTF8.self)) }
-        return data(bytes)
-    }
-
-    /// `{"$data": base64}`.
-    public static func data(_ bytes: ArraySlice<UInt8>) -> JSONValue {
-        .object([JSONMember("$data", .string(ByteText.base64(bytes)))])
-    }
-
-    /// The values of one group, converted in order.
-    public mutating func values(of group: ArchivedGroup) -> [JSONValue] {
-        var result: [JSONValue] = []
-        result.reserveCapacity(group.values.count)
-        for (i, value) in group.values.enumerated() {
-            result.append(self.value(value, type: i < group.types.count ? group.types[i] : nil))
-        }
-        return result
-    }
-
-    /// The values of all of an object's groups, flattened in order (its generic contents).
-    public mutating func contents(of object: ArchivedObject) -> [JSONValue] {
-        var result: [JSONValue] = []
-        for group in object.groups { result.append(contentsOf: values(of: group)) }
-        return result
-    }
-
-    /// One value; `type` (when known) decides how integers and `B` bytes read.
-    public mutating func value(_ value: ArchivedValue, type: ObjCType?) -> JSONValue {
-        let type = type?.unqualified
-        switch value {
-        case .integer(let v, _):
-            if let type, let bits = WireDefaults.unsignedBits(type) {
-                if bits == 64 { return .integer(UInt64(bitPattern: v)) }
-                let half = Int64(1) << (bits - 1)
-                if v < 0, v >= -half { return .integer(v + 2 * half) }
-            }
-            return .integer(v)
-        case .float(let x, _):
-            return x.isFinite ? .number(x.description) : .double(Double(x))
-        case .double(let x, _):
-            return .double(x)
-        case .byte(let b):
-            if type == .bool, b <= 1 { return .bool(b == 1) }
-            return .integer(b)
-        case .bytes(let payload):
-            return Self.data(payload)
-        case .unsharedString(let payload, _), .sharedString(let payload, _):
-            return payload.map(Self.text) ?? .null
-        case .cString(let entry, _):
-            return entry.map { Self.text($0.text) } ?? .null
-        case .object(let object, _):
-            return object.map { self.object($0) } ?? .null
-        case .objectSlotClass(let entry, _):
-            return Self.classObject(entry)
-        case .classObject(let entry, _):
-            return entry.map(Self.classObject) ?? .null
-        case .array(let values), .structure(let values):
-            guard nest() else { return Self.tooDeepValue }
-            defer { depth -= 1 }
-            var elementTypes: [ObjCType?] = Array(repeating: nil, count: values.count)
-            switch type {
-            case .array(_, let element)?: elementTypes = Array(repeating: element, count: values.count)
-            case .structure(_, let fields)? where fields.count == values.count: elementTypes = fields.map(\.type)
-            default: break
-            }
-            return .array(zip(values, elementTypes).map { self.value($0, type: $1) })
-        case .ignored:
-            return .null
+        do {
+            return try encode(ArchiveWriter.write(archive), options: options)
+        } catch let error as ArchiveJSONError {
+            throw error
+        } catch let error as WireError {
+            throw ArchiveJSONError(error.code == .limitExceeded ? .limitExceeded : .unwritable, error.reason)
+        } catch {
+            throw ArchiveJSONError(.unwritable, "\(error)")
         }
     }
 
-    private static func classObject(_ entry: ArchivedClass) -> JSONValue {
-        .object([JSONMember("$classObject", text(entry.name))])
-    }
-
-    /// An object: its natural value (from the hook), its generic form at its first occurrence,
-    /// or `{"$ref": n}` afterwards.
-    public mutating func object(_ object: ArchivedObject) -> JSONValue {
-        let key = ObjectIdentifier(object)
-        if let cached = substituted[key] { return cached }
-        if let id = ids[key] { return .object([JSONMember("$ref", .integer(id))]) }
-        if inProgress.contains(key) {
-            referencedInProgress.insert(key)
-            ids[key] = nextID
-            nextID += 1
-            return .object([JSONMember("$ref", .integer(nextID - 1))])
-        }
-        guard nest() else { return Self.tooDeepValue }
-        defer { depth -= 1 }
-        if let hook = naturalValue {
-            inProgress.insert(key)
-            let natural = hook(object, &self)
-            inProgress.remove(key)
-            if let natural {
-                guard referencedInProgress.contains(key), let id = ids[key] else {
-                    substituted[key] = natural
-                    return natural
-                }
-                if case .object(let members) = natural {
-                    return .object([JSONMember("$id", .integer(id))] + members)
-                }
-                return .object([JSONMember("$id", .integer(id)), JSONMember("$value", natural)])
-            }
-        }
-        let id: Int
-        if let existing = ids[key] {
-            id = existing
-        } else {
-            id = nextID
-            ids[key] = id
-            nextID += 1
-        }
-        return .object([
-            JSONMember("$class", Self.text(object.archivedClass.name)),
-            JSONMember("$id", .integer(id)),
-            JSONMember("contents", .array(contents(of: object))),
-        ])
+    /// The plain JSON of an archive graph, parsed back into a ``JSONValue`` (for tests and
+    /// small archives). Throws as ``encode(_:options:)``.
+    public static func value(_ archive: Archive, options: Options = Options()) throws -> JSONValue {
+        try JSONValue.parse(encode(archive, options: options))
     }
 }

@@ -1,7 +1,10 @@
-/// The status a subcommand ends with: `0` success, `1` bad data, `64` usage error.
+/// The status a subcommand ends with: `0` success, `1` bad data (or output that could not be
+/// written), `64` usage error.
 ///
 /// The three values are the whole contract of the `typedstream` program; scripts may rely on
-/// them. `64` is `EX_USAGE` from BSD `<sysexits.h>`.
+/// them. `64` is `EX_USAGE` from BSD `<sysexits.h>`. When the reader of standard output goes
+/// away (`typedstream tokens big.typedstream | head`), the program ends as other tools do,
+/// killed by `SIGPIPE` (status 141 in a shell), without a message: ``brokenPipe``.
 public struct ExitCode: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
     /// The process exit status.
     public var rawValue: Int32
@@ -15,6 +18,9 @@ public struct ExitCode: RawRepresentable, Hashable, Sendable, CustomStringConver
     public static let failure = ExitCode(rawValue: 1)
     /// `64` (`EX_USAGE`): the command line was wrong; nothing was read.
     public static let usage = ExitCode(rawValue: 64)
+    /// `141` (128 + `SIGPIPE`): standard output is a pipe whose reader has gone. The process
+    /// does not exit with it but raises `SIGPIPE`, so a shell sees the usual status.
+    public static let brokenPipe = ExitCode(rawValue: 141)
 
     /// "0", "1" or "64".
     public var description: String { String(rawValue) }

@@ -115,27 +115,26 @@ struct ConvertCommand: Subcommand {
     /// One input to `-o FILE` or standard output.
     private func convertOne(_ path: String, format: ConversionFormat, options: ConversionOptions, context: CommandContext) throws -> ExitCode {
         let bytes = try context.readFile(path)
-        let converted: [UInt8]
+        if let output, output.value != "-", output.value == path {
+            throw CommandFailure("refusing to overwrite the input '\(path)'; use --in-place to replace it")
+        }
+        var compiled = CompiledTypeStrings()
         do {
-            converted = try Converter.convert(bytes, to: format, options: options)
+            if let output, output.value != "-" {
+                try AtomicFile.write(to: output.value) { out in
+                    try Converter.write(bytes, to: format, options: options, compiled: &compiled, into: &out)
+                }
+            } else {
+                try context.output.withWriter { (out: inout OutputWriter) throws in
+                    try Converter.write(bytes, to: format, options: options, compiled: &compiled, into: &out)
+                }
+            }
         } catch let error as any LocatedError {
             context.printError("error: \(CommandContext.displayName(path)): offset \(TextFormatting.hexOffset(error.offset)) (\(error.offset)): \(error.reason)")
             return .failure
         } catch let error as KeyedArchiveError {
             context.printError("error: \(CommandContext.displayName(path)): \(error)")
             return .failure
-        }
-        if let output {
-            if output.value != "-", output.value == path {
-                throw CommandFailure("refusing to overwrite the input '\(path)'; use --in-place to replace it")
-            }
-            if output.value == "-" {
-                context.output.write(converted)
-            } else {
-                try AtomicFile.write(converted, to: output.value)
-            }
-        } else {
-            context.output.write(converted)
         }
         return .success
     }
@@ -146,18 +145,14 @@ struct ConvertCommand: Subcommand {
                                     context: CommandContext) -> (outcome: BatchOutcome, size: Int) {
         let (bytes, early) = item.read(context)
         if let early { return early }
-        let converted: [UInt8]
-        do {
-            converted = try Converter.convert(bytes, to: format, options: options, compiled: &compiled)
-        } catch let error as any LocatedError {
-            return (.failed(offset: error.offset, reason: error.reason), bytes.count)
-        } catch {
-            return (.failed(offset: nil, reason: "\(error)"), bytes.count)
-        }
         let destination = folder.map { destinationPath(for: item.path, roots: roots, folder: $0, format: format) } ?? item.path
         do {
             try FileManager.default.createDirectory(atPath: AtomicFile.folder(of: destination), withIntermediateDirectories: true)
-            try AtomicFile.write(converted, to: destination)
+            try AtomicFile.write(to: destination) { out in
+                try Converter.write(bytes, to: format, options: options, compiled: &compiled, into: &out)
+            }
+        } catch let error as any LocatedError {
+            return (.failed(offset: error.offset, reason: error.reason), bytes.count)
         } catch {
             return (.failed(offset: nil, reason: "\(error)"), bytes.count)
         }

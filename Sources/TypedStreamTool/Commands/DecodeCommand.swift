@@ -46,22 +46,26 @@ struct DecodeCommand: Subcommand {
     func run(_ context: CommandContext) throws -> ExitCode {
         let bytes = try context.readFile(file.value)
         if stats { return printStatistics(bytes, context) }
-        let archive: Archive
-        do { archive = try ArchiveReader.read(bytes) } catch {
+        // The whole archive is checked first, so a damaged file prints nothing but the error.
+        let index: ArchiveIndex
+        do { index = try ArchiveIndex(bytes: bytes) } catch {
             context.printError("error: \(CommandContext.displayName(file.value)): offset \(TextFormatting.hexOffset(error.offset)) (\(error.offset)): \(error.reason)")
             return .failure
         }
-        if json || plain {
-            do {
-                let text = json ? try ArchiveJSON.encode(archive) : try ModelPlainJSON.encode(archive)
-                context.output.write(text.last == 0x0A ? text : text + [0x0A])
-            } catch {
-                context.printError("error: \(CommandContext.displayName(file.value)): \(error)")
-                return .failure
+        do {
+            try context.output.withWriter { (out: inout OutputWriter) throws(ArchiveJSONError) in
+                if json {
+                    try ArchiveJSON.write(index, to: &out)
+                } else if plain {
+                    try ModelPlainJSON.write(index, to: &out)
+                } else {
+                    ArchiveTree.write(index, to: &out)
+                }
             }
-            return .success
+        } catch {
+            context.printError("error: \(CommandContext.displayName(file.value)): \(error)")
+            return .failure
         }
-        for line in ArchiveTree.render(archive) { context.print(line) }
         return .success
     }
 

@@ -64,7 +64,7 @@ struct InspectCommand: Subcommand {
         options.objectIndex = try Self.number(object, name: "object")
         let choice = color.flatMap { AnnotatedDump.ColorChoice(rawValue: $0.value) } ?? .auto
         options.useColor = choice.resolve(outputIsTerminal: context.outputIsTerminal, environment: context.environment)
-        let summary = AnnotatedDump.renderLines(bytes, options: options) { context.print($0) }
+        let summary = context.output.withWriter { out in AnnotatedDump.write(bytes, options: options, to: &out) }
         if let error = summary.error {
             context.printError("error: \(CommandContext.displayName(file.value)): offset \(TextFormatting.hexOffset(error.offset)) (\(error.offset)): \(error.reason)")
             return .failure

@@ -1,147 +1,294 @@
 import TypedStream
+import TypedStreamExport
 
-/// Turns tokens into one-line meanings for `typedstream tokens`: `new object #3`,
-/// `class NSString v1 (#4)`, `type string "@" (shared #0, new)`, `int 42 (int16)`,
-/// `end of object #3 (NSArray)`.
+/// Writes the lines of `typedstream tokens`: offset, raw bytes, and a meaning such as
+/// `new object #3`, `class NSString v1 (#4)`, `type string "@" (shared #0, new)`,
+/// `int 42 (int16)`, `end of object #3 (NSArray)`.
 ///
 /// It follows the stream as it is read, remembering which class each new object has and which
-/// objects are open, so references and ends of objects can be named.
+/// objects are open, so references and ends of objects can be named. Everything is written as
+/// bytes straight into the output (no `String` per line).
 struct TokenDescriber {
-    /// The class name of each object-table slot that holds an object, once its class is known.
-    private var objectClass: [Int: String] = [:]
+    /// Per object-table slot: the class slot of the object there, once known (−1: none).
+    private var objectClass: [Int32] = []
     /// The object whose class chain is being read (its first link names its class).
     private var awaitingClass: Int?
     /// The objects opened and not yet ended, innermost last.
     private var openObjects: [Int] = []
+    /// Raw bytes shown per token (0: all).
+    let byteLimit: Int
+    /// The width of the hex column in characters (0: no padding).
+    let hexWidth: Int
 
-    /// The meaning of `token`; `reader` is the reader that produced it (for its tables).
-    mutating func describe(_ token: Token, reader: TokenReader) -> String {
-        switch token.kind {
-        case .header(let header):
-            return "header: streamer version \(header.streamerVersion), \"\(String(decoding: header.byteOrder.signature, as: UTF8.self))\" "
-                + "(\(header.byteOrder == .big ? "big" : "little")-endian), system version \(header.systemVersion.value)"
-                + widthNote(header.systemVersion.width)
-        case .typeString(let text):
-            return "type string " + shared(text)
-        case .integer(let value):
-            return "int \(value.value) (\(value.width.name))"
-        case .float(let value, let form):
-            return "float \(value)" + realNote(form)
-        case .double(let value, let form):
-            return "double \(value)" + realNote(form)
-        case .byte(let byte):
-            let character = (0x20..<0x7F).contains(byte) ? " '\(Character(UnicodeScalar(byte)))'" : ""
-            return "byte 0x\(TextFormatting.paddedHex(Int(byte), width: 2)) (\(Int8(bitPattern: byte)))\(character)"
-        case .rawBytes(let payload):
-            return "\(payload.count) raw byte\(payload.count == 1 ? "" : "s") " + TextFormatting.quoted(payload, limit: 32)
-        case .unsharedString(let payload, let width):
-            guard let payload else { return "nil counted bytes (+)" }
-            return "string \(TextFormatting.quoted(payload)) (\(payload.count) byte\(payload.count == 1 ? "" : "s"), length \(width.name))"
-        case .sharedString(let text):
-            guard let text else { return "nil shared string" }
-            return sharedValue(text)
-        case .cString(let form):
-            switch form {
-            case .null: return "NULL C string"
-            case .literal(let index, let text): return "new C string #\(index) " + shared(text)
-            case .reference(let index, let width):
-                return "reference to C string #\(index) \(slotText(index, reader))" + widthNote(width)
-            }
-        case .object(let form):
-            switch form {
-            case .null: return "nil object"
-            case .new(let index):
-                awaitingClass = index
-                openObjects.append(index)
-                return "new object #\(index)"
-            case .reference(let index, let width):
-                if reader.kind(ofSlot: index) == .class {
-                    return "reference to class #\(index) \(slotName(index, reader))" + widthNote(width)
+    init(byteLimit: Int) {
+        self.byteLimit = byteLimit
+        hexWidth = byteLimit == 0 ? 0 : byteLimit * 3
+    }
+
+    /// Writes the line of `token`; `reader` is the reader that produced it (for its tables).
+    /// `0000000f  84 01 40                  type string "@" (shared #0, new)`.
+    mutating func writeLine(_ token: CompactToken, reader: TokenReader, to out: inout OutputWriter) {
+        let bytes = reader.bytes
+        out.appendHex(UInt64(max(token.start, 0)), digits: 8)
+        out.append("  ")
+        let range = max(0, token.start)..<min(bytes.count, max(token.start, token.end))
+        var shownWidth = 0
+        let truncate = byteLimit > 0 && range.count > byteLimit
+        let shown = truncate ? byteLimit - 1 : range.count
+        if shown > 0 {
+            out.withSpace(min(3 * shown, OutputWriter.defaultCapacity)) { pointer in
+                var i = 0
+                for position in range.lowerBound..<range.lowerBound + min(shown, OutputWriter.defaultCapacity / 3) {
+                    let byte = bytes[position]
+                    if i > 0 { pointer[i] = 0x20; i += 1 }
+                    pointer[i] = OutputWriter.hexDigits[Int(byte >> 4)]
+                    pointer[i + 1] = OutputWriter.hexDigits[Int(byte & 0x0F)]
+                    i += 2
                 }
-                let name = objectClass[index].map { " (\($0))" } ?? ""
-                return "reference to object #\(index)\(name)" + widthNote(width)
+                return i
             }
-        case .classLink(let form):
-            return describeClassLink(form, reader: reader)
-        case .instanceSize(let value):
-            return "instance size \(value.value) (streamer 3, \(value.width.name))"
+            // Tokens of more than 21 845 bytes, shown whole (`--bytes 0`): the rest in pieces.
+            var position = range.lowerBound + min(shown, OutputWriter.defaultCapacity / 3)
+            while position < range.lowerBound + shown {
+                let byte = bytes[position]
+                out.append(0x20)
+                out.append(OutputWriter.hexDigits[Int(byte >> 4)])
+                out.append(OutputWriter.hexDigits[Int(byte & 0x0F)])
+                position += 1
+            }
+            shownWidth = 3 * shown - 1
+        }
+        if truncate {
+            out.append(shown > 0 ? " …" : "…")
+            shownWidth += shown > 0 ? 2 : 1
+        }
+        if shownWidth < hexWidth { out.appendSpaces(hexWidth - shownWidth) }
+        out.append(0x20)
+        out.appendSpaces(2 * max(0, token.depth))
+        describe(token, reader: reader, to: &out)
+        out.append(0x0A)
+    }
+
+    /// Writes the meaning of `token`.
+    private mutating func describe(_ token: CompactToken, reader: TokenReader, to out: inout OutputWriter) {
+        let bytes = reader.bytes
+        switch token.code {
+        case .header:
+            let order = reader.header?.byteOrder ?? .little
+            out.append("header: streamer version ")
+            out.appendDecimal(Int(reader.header?.streamerVersion ?? UInt8(truncatingIfNeeded: token.slot)))
+            out.append(", \"")
+            out.appendLossy(ArraySlice(order.signature))
+            out.append(order == .big ? "\" (big-endian), system version " : "\" (little-endian), system version ")
+            out.appendDecimal(token.value)
+            widthNote(token.width, &out)
+        case .typeString:
+            out.append("type string ")
+            shared(token, bytes, &out)
+        case .integer:
+            out.append("int ")
+            out.appendDecimal(token.value)
+            out.append(" (")
+            out.append(token.width.name)
+            out.append(")")
+        case .float:
+            out.append("float ")
+            out.append(token.form == .ieee ? "\(Float(bitPattern: UInt32(truncatingIfNeeded: token.value)))" : "\(Float(token.value))")
+            realNote(token, &out)
+        case .double:
+            out.append("double ")
+            out.append(token.form == .ieee ? "\(Double(bitPattern: UInt64(bitPattern: token.value)))" : "\(Double(token.value))")
+            realNote(token, &out)
+        case .byte:
+            let byte = UInt8(truncatingIfNeeded: token.value)
+            out.append("byte 0x")
+            out.appendHex(UInt64(byte), digits: 2)
+            out.append(" (")
+            out.appendDecimal(Int(Int8(bitPattern: byte)))
+            out.append(")")
+            if (0x20..<0x7F).contains(byte) {
+                out.append(" '")
+                out.append(byte)
+                out.append("'")
+            }
+        case .rawBytes:
+            let count = token.payload.count
+            out.appendDecimal(count)
+            out.append(count == 1 ? " raw byte " : " raw bytes ")
+            out.appendQuoted(bytes[token.payload], limit: 32)
+        case .unsharedString:
+            guard token.form != .null else { return out.append("nil counted bytes (+)") }
+            let count = token.payload.count
+            out.append("string ")
+            out.appendQuoted(bytes[token.payload])
+            out.append(" (")
+            out.appendDecimal(count)
+            out.append(count == 1 ? " byte, length " : " bytes, length ")
+            out.append(token.width.name)
+            out.append(")")
+        case .sharedString:
+            guard token.form != .null else { return out.append("nil shared string") }
+            if token.textIsReference {
+                out.append("reference to shared string #")
+                out.appendDecimal(token.textIndex)
+                out.append(" ")
+                out.appendQuoted(bytes[token.payload])
+                widthNote(token.textWidth, &out)
+            } else {
+                out.append("shared string ")
+                out.appendQuoted(bytes[token.payload])
+                out.append(" (shared #")
+                out.appendDecimal(token.textIndex)
+                out.append(", new)")
+            }
+        case .cString:
+            switch token.form {
+            case .null:
+                out.append("NULL C string")
+            case .reference:
+                out.append("reference to C string #")
+                out.appendDecimal(token.slot)
+                out.append(" ")
+                if let text = reader.text(ofSlot: token.slot) { out.appendQuoted(text) }
+                widthNote(token.width, &out)
+            default:
+                out.append("new C string #")
+                out.appendDecimal(token.slot)
+                out.append(" ")
+                shared(token, bytes, &out)
+            }
+        case .object:
+            switch token.form {
+            case .null:
+                out.append("nil object")
+            case .reference:
+                if reader.kind(ofSlot: token.slot) == .class {
+                    out.append("reference to class #")
+                    out.appendDecimal(token.slot)
+                    out.append(" ")
+                    slotName(token.slot, reader, &out)
+                } else {
+                    out.append("reference to object #")
+                    out.appendDecimal(token.slot)
+                    className(ofObject: token.slot, reader, &out)
+                }
+                widthNote(token.width, &out)
+            default:
+                awaitingClass = token.slot
+                openObjects.append(token.slot)
+                out.append("new object #")
+                out.appendDecimal(token.slot)
+            }
+        case .classLink:
+            describeClassLink(token, reader: reader, to: &out)
+        case .instanceSize:
+            out.append("instance size ")
+            out.appendDecimal(token.value)
+            out.append(" (streamer 3, ")
+            out.append(token.width.name)
+            out.append(")")
         case .endOfObject:
-            guard let index = openObjects.popLast() else { return "end of object" }
-            let name = objectClass[index].map { " (\($0))" } ?? ""
-            return "end of object #\(index)\(name)"
-        case .arrayStart(let count):
-            return "array of \(count)"
+            guard let index = openObjects.popLast() else { return out.append("end of object") }
+            out.append("end of object #")
+            out.appendDecimal(index)
+            className(ofObject: index, reader, &out)
+        case .arrayStart:
+            out.append("array of ")
+            out.appendDecimal(token.value)
         case .arrayEnd:
-            return "end of array"
+            out.append("end of array")
         case .structStart:
-            return "struct"
+            out.append("struct")
         case .structEnd:
-            return "end of struct"
+            out.append("end of struct")
         case .ignored:
-            return "ignored field (!), no bytes"
+            out.append("ignored field (!), no bytes")
         case .untypedGroup:
-            return "group without a type string (streamer 3 object)"
+            out.append("group without a type string (streamer 3 object)")
         }
     }
 
-    private mutating func describeClassLink(_ form: ClassForm, reader: TokenReader) -> String {
+    private mutating func describeClassLink(_ token: CompactToken, reader: TokenReader, to out: inout OutputWriter) {
         let object = awaitingClass
         awaitingClass = nil
-        switch form {
+        switch token.form {
         case .null:
-            return "no superclass (end of class chain)"
-        case .new(let index, let name, let version):
-            if let object { objectClass[object] = name.string }
-            let nameNote: String
-            switch name.form {
-            case .literal(let slot, _): nameNote = "name: shared #\(slot), new"
-            case .reference(let slot, _): nameNote = "name: shared #\(slot)"
-            }
-            return "class \(name.string) v\(version.value) (#\(index); \(nameNote))"
-        case .reference(let index, let width):
-            let name = slotName(index, reader)
-            if let object { objectClass[object] = name }
-            return "reference to class #\(index) \(name)" + widthNote(width)
+            out.append("no superclass (end of class chain)")
+        case .reference:
+            if let object { setClass(token.slot, ofObject: object) }
+            out.append("reference to class #")
+            out.appendDecimal(token.slot)
+            out.append(" ")
+            slotName(token.slot, reader, &out)
+            widthNote(token.width, &out)
+        default:
+            if let object { setClass(token.slot, ofObject: object) }
+            out.append("class ")
+            out.appendLossy(reader.bytes[token.payload])
+            out.append(" v")
+            out.appendDecimal(token.value)
+            out.append(" (#")
+            out.appendDecimal(token.slot)
+            out.append("; name: shared #")
+            out.appendDecimal(token.textIndex)
+            out.append(token.textIsReference ? ")" : ", new)")
         }
+    }
+
+    private mutating func setClass(_ classSlot: Int, ofObject object: Int) {
+        if object >= objectClass.count {
+            objectClass.append(contentsOf: repeatElement(-1, count: max(object + 1 - objectClass.count, objectClass.count)))
+        }
+        objectClass[object] = Int32(truncatingIfNeeded: classSlot)
+    }
+
+    /// ` (NSArray)` when the class of the object in `slot` is known.
+    private func className(ofObject slot: Int, _ reader: TokenReader, _ out: inout OutputWriter) {
+        guard slot < objectClass.count, objectClass[slot] >= 0 else { return }
+        out.append(" (")
+        slotName(Int(objectClass[slot]), reader, &out)
+        out.append(")")
     }
 
     /// `"@" (shared #0, new)` or `"i" (reference to shared #2)`.
-    private func shared(_ text: SharedString) -> String {
-        switch text.form {
-        case .literal(let index, _): return "\(TextFormatting.quoted(text.bytes)) (shared #\(index), new)"
-        case .reference(let index, let width): return "\(TextFormatting.quoted(text.bytes)) (reference to shared #\(index)\(widthSuffix(width)))"
+    private func shared(_ token: CompactToken, _ bytes: [UInt8], _ out: inout OutputWriter) {
+        out.appendQuoted(bytes[token.payload])
+        if token.textIsReference {
+            out.append(" (reference to shared #")
+            out.appendDecimal(token.textIndex)
+            if token.textWidth != .inline {
+                out.append(", ")
+                out.append(token.textWidth.name)
+            }
+            out.append(")")
+        } else {
+            out.append(" (shared #")
+            out.appendDecimal(token.textIndex)
+            out.append(", new)")
         }
     }
 
-    /// A `%` or `:` value.
-    private func sharedValue(_ text: SharedString) -> String {
-        switch text.form {
-        case .literal(let index, _): return "shared string \(TextFormatting.quoted(text.bytes)) (shared #\(index), new)"
-        case .reference(let index, let width): return "reference to shared string #\(index) \(TextFormatting.quoted(text.bytes))" + widthNote(width)
+    /// The bare name of a class slot (`?` when unknown).
+    private func slotName(_ index: Int, _ reader: TokenReader, _ out: inout OutputWriter) {
+        guard let text = reader.text(ofSlot: index) else { return out.append("?") }
+        out.appendLossy(text)
+    }
+
+    private func realNote(_ token: CompactToken, _ out: inout OutputWriter) {
+        if token.form == .ieee {
+            out.append(" (IEEE)")
+        } else {
+            out.append(" (written as an integer, ")
+            out.append(token.width.name)
+            out.append(")")
         }
     }
 
-    /// The quoted text of a class or C-string slot.
-    private func slotText(_ index: Int, _ reader: TokenReader) -> String {
-        guard let text = reader.text(ofSlot: index) else { return "" }
-        return TextFormatting.quoted(text)
+    /// " (int16)" for multi-byte references and integers; nothing when inline.
+    private func widthNote(_ width: IntegerWidth, _ out: inout OutputWriter) {
+        guard width != .inline else { return }
+        out.append(" (")
+        out.append(width.name)
+        out.append(")")
     }
-
-    /// The bare name of a class slot.
-    private func slotName(_ index: Int, _ reader: TokenReader) -> String {
-        guard let text = reader.text(ofSlot: index) else { return "?" }
-        return String(decoding: text, as: UTF8.self)
-    }
-
-    private func realNote(_ form: RealForm) -> String {
-        switch form {
-        case .ieee: " (IEEE)"
-        case .integral(let width): " (written as an integer, \(width.name))"
-        }
-    }
-
-    /// " (int16)" for multi-byte references and integers; "" when inline.
-    private func widthNote(_ width: IntegerWidth) -> String { width == .inline ? "" : " (\(width.name))" }
-
-    private func widthSuffix(_ width: IntegerWidth) -> String { width == .inline ? "" : ", \(width.name)" }
 }

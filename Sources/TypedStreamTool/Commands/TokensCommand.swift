@@ -1,4 +1,5 @@
 import TypedStream
+import TypedStreamExport
 
 /// `typedstream tokens FILE`: one line per token — offset, raw bytes, meaning — indented by
 /// nesting depth. On malformed input it prints the tokens read so far, then the error with its
@@ -38,29 +39,23 @@ struct TokensCommand: Subcommand {
 
     func run(_ context: CommandContext) throws -> ExitCode {
         let bytes = try context.readFile(file.value)
-        let limit = byteLimit?.value ?? 8
-        let hexWidth = limit == 0 ? 0 : limit * 3
         var reader = TokenReader(bytes: bytes)
-        var describer = TokenDescriber()
-        do {
-            while let token = try reader.next() {
-                let meaning = describer.describe(token, reader: reader)
-                context.print(Self.line(for: token, in: bytes, meaning: meaning, byteLimit: limit, hexWidth: hexWidth))
+        var describer = TokenDescriber(byteLimit: byteLimit?.value ?? 8)
+        let failure = context.output.withWriter { (out: inout OutputWriter) -> WireError? in
+            do throws(WireError) {
+                while let token = try reader.nextCompact() {
+                    describer.writeLine(token, reader: reader, to: &out)
+                    if out.failed { return nil }
+                }
+            } catch {
+                return error
             }
-        } catch {
+            return nil
+        }
+        if let error = failure {
             context.printError("error: \(CommandContext.displayName(file.value)): offset \(TextFormatting.hexOffset(error.offset)) (\(error.offset)): \(error.reason)")
             return .failure
         }
         return .success
-    }
-
-    /// `0000000f  84 01 40                  type string "@" (shared #0, new)`.
-    static func line(for token: Token, in bytes: [UInt8], meaning: String, byteLimit: Int, hexWidth: Int) -> String {
-        let range = max(0, token.start)..<min(bytes.count, max(token.start, token.end))
-        var hex = TextFormatting.hexBytes(bytes[range], limit: byteLimit)
-        let shownWidth = hex.count
-        if shownWidth < hexWidth { hex += String(repeating: " ", count: hexWidth - shownWidth) }
-        let indent = String(repeating: "  ", count: max(0, token.depth))
-        return TextFormatting.paddedHex(token.start) + "  " + hex + " " + indent + meaning
     }
 }

@@ -41,6 +41,17 @@ enum Converter {
         return try convert(bytes, to: format, options: options, compiled: &compiled)
     }
 
+    /// Converts typedstream `bytes` to `format`, writing the result to `out` as it is made
+    /// (lossless JSON streams; the other formats are made whole, then written). Throws
+    /// ``WireError`` (bad input) or the format's own error.
+    static func write(_ bytes: [UInt8], to format: ConversionFormat, options: ConversionOptions,
+                      compiled: inout CompiledTypeStrings, into out: inout OutputWriter) throws {
+        guard format == .json else {
+            return out.append(try convert(bytes, to: format, options: options, compiled: &compiled))
+        }
+        try ArchiveJSON.write(ArchiveIndex(bytes: bytes, compiled: &compiled), to: &out)
+    }
+
     /// ``convert(_:to:options:)``, starting with the type strings in `compiled` and adding those
     /// it compiles (a batch carries them from file to file; see ``CompiledTypeStrings``).
     static func convert(_ bytes: [UInt8], to format: ConversionFormat, options: ConversionOptions, compiled: inout CompiledTypeStrings) throws -> [UInt8] {

@@ -1,4 +1,5 @@
 import Foundation
+import TypedStreamExport
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -18,10 +19,10 @@ import Darwin
 public final class CommandContext: @unchecked Sendable {
     /// The program name used in usage lines and help (`typedstream`).
     public let programName: String
-    /// Standard output: results for people.
-    public let output: any OutputSink
-    /// Standard error: diagnostics and progress.
-    public let errorOutput: any OutputSink
+    /// Standard output: results for people (buffered; every write checked).
+    public let output: ProgramOutput
+    /// Standard error: diagnostics and progress (written through).
+    public let errorOutput: ProgramOutput
     /// Whether standard error is a terminal (progress bars are drawn only then).
     public let errorIsTerminal: Bool
     /// How many files to work on at once by default.
@@ -52,8 +53,8 @@ public final class CommandContext: @unchecked Sendable {
         self.environment = environment
         self.programName = programName
         self.inputSource = inputSource
-        self.output = output
-        self.errorOutput = errorOutput
+        self.output = ProgramOutput(sink: output)
+        self.errorOutput = ProgramOutput(sink: errorOutput, writesThrough: true)
         self.errorIsTerminal = errorIsTerminal
         self.processorCount = max(1, processorCount)
     }
@@ -62,10 +63,10 @@ public final class CommandContext: @unchecked Sendable {
     public static func process() -> CommandContext {
         CommandContext(programName: TypedStreamCommand.programName,
                        inputSource: { () throws(FileReadError) -> [UInt8] in try FileReading.readAll(descriptor: 0, path: "-") },
-                       output: FileDescriptorSink.standardOutput, errorOutput: FileDescriptorSink.standardError,
-                       errorIsTerminal: FileDescriptorSink.standardError.isTerminal,
+                       output: FileDescriptorOutput.standardOutput, errorOutput: FileDescriptorOutput.standardError,
+                       errorIsTerminal: FileDescriptorOutput.standardError.isTerminal,
                        processorCount: ProcessInfo.processInfo.activeProcessorCount,
-                       outputIsTerminal: FileDescriptorSink.standardOutput.isTerminal,
+                       outputIsTerminal: FileDescriptorOutput.standardOutput.isTerminal,
                        environment: ProcessInfo.processInfo.environment)
     }
 
@@ -74,6 +75,18 @@ public final class CommandContext: @unchecked Sendable {
 
     /// Writes a line to standard error.
     public func printError(_ line: String) { errorOutput.write(line + "\n") }
+
+    /// Flushes standard output and turns a failed write into the program's ending: quietly
+    /// ``ExitCode/brokenPipe`` when the reader of a pipe went away (`… | head`), otherwise one
+    /// line on standard error (`typedstream: cannot write standard output: No space left on
+    /// device`) and ``ExitCode/failure``. Returns `code` when every write succeeded.
+    public func finishOutput(_ code: ExitCode) -> ExitCode {
+        output.flush()
+        guard let error = output.error else { return code }
+        if error.isBrokenPipe { return .brokenPipe }
+        printError("\(programName): \(error)")
+        return .failure
+    }
 
     /// All of standard input, read once and kept (so `-` may be named more than once).
     /// Throws ``FileReadError``.

@@ -1,0 +1,408 @@
+import ObjCTypeEncoding
+import TypedStream
+
+extension ArchiveJSON {
+    /// Writes the lossless JSON of the archive `index` was read from to `out` as it goes, the
+    /// same text ``encode(_:options:)`` makes from its graph, without building the graph or
+    /// holding the text. Stops early when `out` fails.
+    ///
+    /// Throws ``ArchiveJSONError`` with code `limitExceeded` when the type-string text written
+    /// for groups whose type string was a reference on the wire passes
+    /// ``OutputLimits/repeatedBytes(forInputOf:)`` (the error names the innermost object being
+    /// written), or when objects, arrays and structs nest deeper than
+    /// ``EncodingOptions/maximumNesting``.
+    ///
+    /// ```swift
+    /// let index = try ArchiveIndex(bytes: bytes)
+    /// var out = OutputWriter(sink: FileDescriptorOutput.standardOutput)
+    /// try ArchiveJSON.write(index, to: &out)
+    /// out.flush()
+    /// ```
+    public static func write(_ index: ArchiveIndex, options: EncodingOptions = EncodingOptions(), limits: OutputLimits = .default,
+                             to out: inout OutputWriter) throws(ArchiveJSONError) {
+        var encoder = ArchiveJSONTokenEncoder(index: index, options: options, limits: limits)
+        try encoder.run(&out)
+    }
+}
+
+/// Writes lossless JSON from the tokens of a checked archive: the walk ``ArchiveJSONEncoder``
+/// makes over the graph, made over the tokens in wire order (which is the writer's order), with
+/// an explicit stack. The wire decision of each token is its own, and is written where it
+/// differs from what NSArchiver would choose at that point.
+struct ArchiveJSONTokenEncoder: ~Copyable {
+    private enum Frame {
+        /// The top level's groups.
+        case document
+        /// An object's groups (its slot, for errors).
+        case objectGroups(slot: Int)
+        /// A group's values.
+        case group(types: [ObjCType], next: Int)
+        /// An array's elements.
+        case array(element: ObjCType)
+        /// A struct's fields.
+        case structure(fields: [ObjCType], next: Int)
+    }
+
+    private var json: JSONTextWriter
+    private let index: ArchiveIndex
+    private let bytes: [UInt8]
+    private let header: StreamHeader
+    private let maximumNesting: Int
+    private let limits: OutputLimits
+    private let repeatedBudget: Int
+    private var repeated = 0
+    private var depth = 0
+    private var reader: TokenReader
+    private var pushedBack: CompactToken?
+    private var frames: [Frame] = [.document]
+    /// Per group, array and struct in token order: whether it defines a new object (and so is
+    /// laid out over several lines).
+    private var layouts: [Bool] = []
+    private var nextLayout = 0
+    /// Per shared-string slot: the first slot with the same text (itself when it is the first).
+    private var firstLiteral: [Int32] = []
+    private var literalSlots: [ArraySlice<UInt8>: Int] = [:]
+
+    init(index: ArchiveIndex, options: ArchiveJSON.EncodingOptions, limits: OutputLimits) {
+        self.index = index
+        bytes = index.bytes
+        header = index.header
+        maximumNesting = min(options.maximumNesting, ArchiveWriter.maximumNesting)
+        self.limits = limits
+        repeatedBudget = limits.repeatedBytes(forInputOf: index.bytes.count)
+        json = JSONTextWriter(pretty: options.pretty, capacity: 1 << 16)
+        reader = TokenReader(bytes: index.bytes)
+    }
+
+    mutating func run(_ out: inout OutputWriter) throws(ArchiveJSONError) {
+        guard header.streamerVersion == 3 || header.streamerVersion == 4 else {
+            throw ArchiveJSONError(.unwritable, path: "header.streamerVersion", "streamer version \(header.streamerVersion) cannot be written (only 3 and 4 exist)")
+        }
+        layouts = Self.layouts(of: index.bytes)
+        json.beginDocument(header)
+        while let token = next() {
+            try handle(token)
+            json.drainIfLarge(into: &out)
+            if out.failed { return }
+        }
+        if case .group? = frames.last { closeGroup() }
+        json.endDocument()
+        json.drain(into: &out)
+    }
+
+    private mutating func next() -> CompactToken? {
+        if let token = pushedBack {
+            pushedBack = nil
+            return token
+        }
+        // The index checked these bytes, so a second reading cannot fail.
+        return try? reader.nextCompact()
+    }
+
+    private mutating func takeLayout() -> Bool {
+        defer { nextLayout += 1 }
+        return nextLayout < layouts.count ? layouts[nextLayout] : false
+    }
+
+    // MARK: - Tokens
+
+    private mutating func handle(_ token: CompactToken) throws(ArchiveJSONError) {
+        switch token.code {
+        case .header, .instanceSize:
+            break
+        case .typeString, .untypedGroup:
+            if case .group? = frames.last { closeGroup() }
+            json.beginObject(takeLayout() ? .hug : .inline)
+            json.key("type")
+            let types: [ObjCType]
+            if token.code == .typeString {
+                if token.textIsReference {
+                    repeated += token.payload.count
+                    if repeated > repeatedBudget { throw budgetExceeded(token) }
+                }
+                json.bytesField(bytes[token.payload])
+                if let decision = sharedDecision(token) {
+                    json.key("typeWire")
+                    json.decision(decision)
+                }
+                types = (reader.types(ofSharedString: token.textIndex) ?? []).map(\.unqualified)
+            } else {
+                json.null()
+                types = [.object(className: nil)]
+            }
+            json.key("values")
+            json.beginArray()
+            frames.append(.group(types: types, next: 0))
+        case .endOfObject:
+            if case .group? = frames.last { closeGroup() }
+            if case .objectGroups? = frames.last {
+                frames.removeLast()
+                json.endArray()
+                json.endObject()
+                depth -= 1
+            }
+        case .arrayEnd, .structEnd:
+            frames.removeLast()
+            json.endArray()
+            depth -= 1
+        default:
+            try value(token, type: takeType())
+        }
+    }
+
+    private mutating func closeGroup() {
+        frames.removeLast()
+        json.endArray()
+        json.endObject()
+    }
+
+    private mutating func takeType() -> ObjCType {
+        guard let top = frames.last else { return .unknown }
+        switch top {
+        case .group(let types, let next):
+            frames[frames.count - 1] = .group(types: types, next: next + 1)
+            return next < types.count ? types[next] : .unknown
+        case .array(let element):
+            return element
+        case .structure(let fields, let next):
+            frames[frames.count - 1] = .structure(fields: fields, next: next + 1)
+            return next < fields.count ? fields[next] : .unknown
+        case .document, .objectGroups:
+            return .unknown
+        }
+    }
+
+    private mutating func nest() throws(ArchiveJSONError) {
+        depth += 1
+        guard depth <= maximumNesting else {
+            throw ArchiveJSONError(.limitExceeded, "nesting deeper than \(maximumNesting) objects, arrays and structs (raise EncodingOptions.maximumNesting)")
+        }
+    }
+
+    /// The error for a repeated type string past the budget, naming the innermost object.
+    private func budgetExceeded(_ token: CompactToken) -> ArchiveJSONError {
+        var place = "at the top level"
+        for frame in frames.reversed() {
+            if case .objectGroups(let slot) = frame {
+                let name = index.className(ofObject: slot).map { " (\($0))" } ?? ""
+                place = "in object #\(slot)\(name)"
+                break
+            }
+        }
+        return ArchiveJSONError(.limitExceeded, "the lossless JSON would repeat type strings (shared string #\(token.textIndex) has \(token.payload.count) bytes) past the \(repeatedBudget) bytes allowed \(place) (\(limits.repeatedBytesPerInputByte) per input byte plus \(limits.repeatedBaseBytes)); 'typedstream decode' shows each long type string in full once")
+    }
+
+    // MARK: - Values
+
+    private mutating func value(_ token: CompactToken, type: ObjCType) throws(ArchiveJSONError) {
+        switch token.code {
+        case .object:
+            switch token.form {
+            case .null: json.null()
+            case .reference: json.reference(token.slot, token.width)
+            default: try object(token)
+            }
+        case .classLink:
+            if token.form == .null { json.null() } else { chain(from: token) }
+        case .arrayStart:
+            try nest()
+            json.beginArray(takeLayout() ? .block : .inline)
+            if case .array(_, let element) = type { frames.append(.array(element: element.unqualified)) } else { frames.append(.array(element: .unknown)) }
+        case .structStart:
+            try nest()
+            json.beginArray(takeLayout() ? .block : .inline)
+            if case .structure(_, let fields) = type { frames.append(.structure(fields: fields.map { $0.type.unqualified }, next: 0)) } else { frames.append(.structure(fields: [], next: 0)) }
+        case .integer:
+            switch type {
+            case .short, .unsignedShort:
+                let signed = Int64(Int16(truncatingIfNeeded: token.value))
+                let width = WireDefaults.effectiveWidth(token.width, for: signed, .short)
+                json.archiveInteger(signed, type: type, width: width, defaultWidth: WireDefaults.width(for: signed, .short))
+            default:
+                let width = WireDefaults.effectiveWidth(token.width, for: token.value, .integer)
+                json.archiveInteger(token.value, type: type, width: width, defaultWidth: WireDefaults.width(for: token.value, .integer))
+            }
+        case .float:
+            if token.form == .ieee {
+                json.archiveFloat(Float(bitPattern: UInt32(truncatingIfNeeded: token.value)), form: .ieee)
+            } else {
+                json.archiveFloat(Float(token.value), form: .integral(token.width))
+            }
+        case .double:
+            if token.form == .ieee {
+                json.archiveDouble(Double(bitPattern: UInt64(bitPattern: token.value)), form: .ieee, systemVersion: header.systemVersion.value)
+            } else {
+                json.archiveDouble(Double(token.value), form: .integral(token.width), systemVersion: header.systemVersion.value)
+            }
+        case .byte:
+            json.integer(Int64(UInt8(truncatingIfNeeded: token.value)))
+        case .rawBytes:
+            json.hexObject(bytes[token.payload])
+        case .unsharedString:
+            guard token.form != .null else { return json.null() }
+            let payload = bytes[token.payload]
+            let length = Int64(payload.count)
+            let width = WireDefaults.effectiveWidth(token.width, for: length, .counted)
+            if width == WireDefaults.width(for: length, .counted) {
+                json.bytesField(payload)
+            } else {
+                json.beginBoxedBytes(payload)
+                json.key("width")
+                json.string(width.name)
+                json.endObject()
+            }
+        case .sharedString:
+            guard token.form != .null else { return json.null() }
+            let text = bytes[token.payload]
+            if let decision = sharedDecision(token) {
+                json.beginBoxedBytes(text)
+                json.key("wire")
+                json.decision(decision)
+                json.endObject()
+            } else {
+                json.bytesField(text)
+            }
+        case .cString:
+            switch token.form {
+            case .null:
+                json.null()
+            case .reference:
+                json.reference(token.slot, token.width)
+            default:
+                json.beginObject(.inline)
+                json.key("cstring")
+                json.integer(Int64(token.slot))
+                json.key("text")
+                json.bytesField(bytes[token.payload])
+                if let decision = sharedDecision(token) {
+                    json.key("textWire")
+                    json.decision(decision)
+                }
+                json.endObject()
+            }
+        case .ignored:
+            json.null()
+        default:
+            break
+        }
+    }
+
+    /// A new object: its id, class chain, (streamer 3) size, and the opening of its groups.
+    private mutating func object(_ token: CompactToken) throws(ArchiveJSONError) {
+        try nest()
+        json.beginObject(.hug)
+        json.key("object")
+        json.integer(Int64(token.slot))
+        json.key("class")
+        if let first = next() { chain(from: first) }
+        if header.streamerVersion == 3, let size = next() {
+            if size.code == .instanceSize {
+                let width = WireDefaults.effectiveWidth(size.width, for: size.value, .counted)
+                let defaultWidth = WireDefaults.width(for: size.value, .counted)
+                if size.value != 0 || width != defaultWidth {
+                    json.key("size")
+                    json.archiveInteger(size.value, type: .int, width: width, defaultWidth: defaultWidth)
+                }
+            } else {
+                pushedBack = size
+            }
+        }
+        json.key("groups")
+        json.beginArray()
+        frames.append(.objectGroups(slot: token.slot))
+    }
+
+    /// A class chain from its first link: new classes until a reference or the end.
+    private mutating func chain(from first: CompactToken) {
+        json.beginArray(.inline)
+        var link = first
+        while link.code == .classLink {
+            if link.form == .null { break }
+            if link.form == .reference {
+                json.reference(link.slot, link.width)
+                break
+            }
+            let nameDecision = sharedDecision(link)
+            json.beginObject(.inline)
+            json.key("id")
+            json.integer(Int64(link.slot))
+            json.key("name")
+            json.bytesField(bytes[link.payload])
+            if let nameDecision {
+                json.key("nameWire")
+                json.decision(nameDecision)
+            }
+            json.key("version")
+            json.integer(link.value)
+            let versionWidth = WireDefaults.effectiveWidth(link.width, for: link.value, .counted)
+            if versionWidth != WireDefaults.width(for: link.value, .counted) {
+                json.key("versionWidth")
+                json.string(versionWidth.name)
+            }
+            json.endObject()
+            guard let following = next() else { break }
+            link = following
+        }
+        json.endArray()
+    }
+
+    /// The shared-string decision of `token`'s text when it is not what NSArchiver would have
+    /// written there: a reference to the first literal of the same text, else a literal.
+    private mutating func sharedDecision(_ token: CompactToken) -> SharedStringDecision? {
+        let slot = token.textIndex
+        if !token.textIsReference, slot >= firstLiteral.count {
+            let text = bytes[token.payload]
+            while firstLiteral.count < slot { firstLiteral.append(Int32(firstLiteral.count)) }
+            if let earlier = literalSlots[text] {
+                firstLiteral.append(Int32(earlier))
+            } else {
+                literalSlots[text] = slot
+                firstLiteral.append(Int32(slot))
+            }
+        }
+        let first = slot < firstLiteral.count ? Int(firstLiteral[slot]) : slot
+        let actual: SharedStringDecision = token.textIsReference
+            ? .reference(index: slot, width: token.textWidth)
+            : .literal(length: token.textWidth)
+        let fallback: SharedStringDecision = token.textIsReference || first < slot
+            ? .reference(index: first, width: WireDefaults.referenceWidth(slot: first))
+            : .literal(length: .archiverChoice(for: Int64(token.payload.count)))
+        return actual == fallback ? nil : actual
+    }
+
+    // MARK: - Layout
+
+    /// For each group, array and struct in token order, whether a new object is written inside
+    /// it (before any enclosing object ends): one pass over the tokens with a stack.
+    static func layouts(of bytes: [UInt8]) -> [Bool] {
+        var reader = TokenReader(bytes: bytes)
+        var flags: [Bool] = []
+        /// Indices into `flags` of the open groups and aggregates; −1 marks an object's start.
+        var open: [Int] = []
+        while let token = try? reader.nextCompact() {
+            switch token.code {
+            case .typeString, .untypedGroup:
+                while let top = open.last, top >= 0 { open.removeLast() }
+                open.append(flags.count)
+                flags.append(false)
+            case .arrayStart, .structStart:
+                open.append(flags.count)
+                flags.append(false)
+            case .arrayEnd, .structEnd:
+                open.removeLast()
+            case .object where token.form == .new:
+                var i = open.count - 1
+                while i >= 0, open[i] >= 0, !flags[open[i]] {
+                    flags[open[i]] = true
+                    i -= 1
+                }
+                open.append(-1)
+            case .endOfObject:
+                while let top = open.popLast(), top >= 0 {}
+            default:
+                break
+            }
+        }
+        return flags
+    }
+}

@@ -1,0 +1,132 @@
+import ObjCTypeEncoding
+import TypedStream
+
+/// What a ``PlainJSON/NaturalValue`` hook may ask about the archive beyond one object: other
+/// objects (``object(_:)``) and the typed object a class codec decodes (``typedObject(_:registry:)``).
+///
+/// It reads what it is asked for again from the archive's bytes. A typed object is decoded from
+/// a graph of just the object and what it refers to, made for the occasion and dropped after.
+public final class PlainJSONContext: @unchecked Sendable {
+    /// The archive.
+    public let index: ArchiveIndex
+    /// Per class slot: its version and superclass slot (−1: none).
+    private var classes: [Int: (version: Int64, superclass: Int)] = [:]
+    /// Object slots that a reference inside their own contents points back to.
+    private(set) var selfReferenced: Set<Int> = []
+    /// Per object-table slot: whether some reference points to it (only those are repeated).
+    private(set) var referenced: [Bool] = []
+    private var subgraph: ArchiveSubgraph
+    private var unarchiver: Unarchiver?
+    /// The most objects a typed object may reach when its references are followed again (its
+    /// natural value repeats shared objects at each use).
+    let expansionLimit: Int
+    /// Set when ``typedObject(_:registry:)`` refused an object over ``expansionLimit``.
+    private(set) var overBudget: Int?
+
+    /// Creates a context over `index`, with the budget of `limits`.
+    public init(index: ArchiveIndex, limits: OutputLimits = .default) {
+        self.index = index
+        expansionLimit = max(1024, limits.repeatedBytes(forInputOf: index.bytes.count) / 32)
+        subgraph = ArchiveSubgraph(index: index)
+        scan()
+        subgraph.classes = classes
+    }
+
+    /// Reads every token once: the version and superclass of each class, and which objects are
+    /// referred to from inside themselves.
+    private func scan() {
+        var reader = TokenReader(bytes: index.bytes)
+        referenced = Array(repeating: false, count: index.slotCount)
+        var linkAwaitingSuperclass: Int?
+        var open: [Int] = []
+        var isOpen = Set<Int>()
+        while let token = try? reader.nextCompact() {
+            switch token.code {
+            case .classLink:
+                let target = token.form == .null ? -1 : token.slot
+                if let previous = linkAwaitingSuperclass { classes[previous]?.superclass = target }
+                linkAwaitingSuperclass = nil
+                if token.form == .new, classes[token.slot] == nil {
+                    classes[token.slot] = (token.value, -1)
+                    linkAwaitingSuperclass = token.slot
+                }
+            case .object:
+                if token.form == .new {
+                    open.append(token.slot)
+                    isOpen.insert(token.slot)
+                } else if token.form == .reference {
+                    if token.slot < referenced.count { referenced[token.slot] = true }
+                    if isOpen.contains(token.slot) { selfReferenced.insert(token.slot) }
+                }
+            case .endOfObject:
+                if let slot = open.popLast() { isOpen.remove(slot) }
+            default:
+                break
+            }
+        }
+    }
+
+    /// The class chain of the object in `object`, as links (name and version), from its class up.
+    public func classChain(of object: PlainJSONObject) -> [ArchiveClassLink] {
+        var links: [ArchiveClassLink] = []
+        var current = object.classSlot
+        while current >= 0, links.count <= index.slotCount {
+            links.append(ArchiveClassLink(String(decoding: index.text(ofSlot: current) ?? [], as: UTF8.self), version: classes[current]?.version ?? 0))
+            current = classes[current]?.superclass ?? -1
+        }
+        return links
+    }
+
+    /// The value at `item` of a group of `object` as the archive graph holds a leaf: integers,
+    /// reals, bytes and strings (`nil` for objects, arrays and the rest).
+    public func leafValue(_ object: PlainJSONObject, group: Int, index position: Int) -> ArchivedValue? {
+        guard group >= 0, group < object.groups.count, position == 0, !object.groups[group].items.isEmpty else { return nil }
+        let item = object.items[object.groups[group].items.lowerBound]
+        switch item.code {
+        case .integer: return .integer(item.value, width: nil)
+        case .float:
+            return .float(item.form == .ieee ? Float(bitPattern: UInt32(truncatingIfNeeded: item.value)) : Float(item.value), form: nil)
+        case .double:
+            return .double(item.form == .ieee ? Double(bitPattern: UInt64(bitPattern: item.value)) : Double(item.value), form: nil)
+        case .byte: return .byte(UInt8(truncatingIfNeeded: item.value))
+        case .unsharedString: return .unsharedString(item.form == .null ? nil : index.bytes[item.payload], lengthWidth: nil)
+        case .cString:
+            switch item.form {
+            case .null: return .cString(nil, referenceWidth: nil)
+            case .reference: return .cString(ArchivedCString(text: index.text(ofSlot: Int(item.slot)) ?? []), referenceWidth: nil)
+            default: return .cString(ArchivedCString(text: index.bytes[item.payload]), referenceWidth: nil)
+            }
+        default: return nil
+        }
+    }
+
+    /// The object in `slot` as plain JSON sees it, or `nil` when `slot` holds no object.
+    public func object(_ slot: Int) -> PlainJSONObject? {
+        PlainJSONObject.read(slot: slot, from: index)
+    }
+
+    /// The object a codec of `registry` decodes for `object` (`nil` when decoding fails). Made
+    /// from a graph of the object and the objects it refers to, read for the occasion. One
+    /// context decodes with one registry: the first one it is given.
+    public func typedObject(_ object: PlainJSONObject, registry: ClassRegistry) -> AnyObject? {
+        // An unregistered class decodes as a generic object: nothing to decode.
+        guard registry.type(forClassName: object.className) != nil else { return nil }
+        guard let entry = subgraph.object(object.slot) else { return nil }
+        // A natural value repeats the objects it refers to at each reference: refuse what would
+        // expand past the budget (the converter reports it).
+        if subgraph.expandedSize(of: entry, limit: expansionLimit, registry: registry) > expansionLimit {
+            overBudget = object.slot
+            return nil
+        }
+        if unarchiver == nil {
+            unarchiver = Unarchiver(archive: Archive(header: index.header, groups: []), registry: registry)
+        }
+        let decoded = try? unarchiver?.object(for: entry)
+        // A session keeps what it decoded; start a new one now and then so memory stays small.
+        if subgraph.size > 1 << 15 {
+            subgraph.clear()
+            unarchiver = nil
+        }
+        return decoded
+    }
+}

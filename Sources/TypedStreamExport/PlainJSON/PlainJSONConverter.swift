@@ -1,0 +1,638 @@
+import ObjCTypeEncoding
+import TypedStream
+
+/// Writes plain JSON: walks the archive's values as ``PlainJSON`` describes, object by object,
+/// each read again from the bytes when it is reached (``PlainJSONObject``), and writes through a
+/// ``PlainJSONWriter``.
+///
+/// Object ids and natural values follow the archive's order of first occurrence: an object's
+/// id is given when its generic form starts (or when it is reached again while its natural
+/// value is being written, which then gets the id first). The walk recurses once per object,
+/// array and struct it enters, each time through ``nest()``, so its depth is bounded by
+/// ``PlainJSON/Options/maximumNesting`` (256 by default) whatever the input.
+struct PlainJSONConverter: ~Copyable {
+    private var out: PlainJSONWriter
+    private let context: PlainJSONContext
+    private let index: ArchiveIndex
+    private let bytes: [UInt8]
+    private let hook: PlainJSON.NaturalValue?
+    private let maximumNesting: Int
+    private let limits: OutputLimits
+    private let budget: Int
+
+    private var depth = 0
+    private var tooDeep = false
+    private var ids: [Int32]
+    private var nextID: Int32 = 1
+    private var substituted: [Bool]
+    private var inProgress: [Bool]
+    private var referencedInProgress: [Bool]
+    /// Finished natural values (typed decodings), kept for their repeats.
+    private var finished: [Int: JSONValue] = [:]
+    private var finishedSize = 0
+
+    /// Repeats being written (nested ones count once), where the outermost began, and what
+    /// repeats have cost so far.
+    private var repeating = 0
+    private var repeatStart = 0
+    private var repeatedBytes = 0
+    private var repeatedObjects = 0
+    private var repeatedObject = 0
+
+    init(context: PlainJSONContext, options: PlainJSON.Options) {
+        self.context = context
+        index = context.index
+        bytes = context.index.bytes
+        hook = options.naturalValue
+        maximumNesting = options.maximumNesting
+        limits = options.limits
+        budget = options.limits.repeatedBytes(forInputOf: context.index.bytes.count)
+        out = PlainJSONWriter(pretty: options.pretty)
+        let slots = context.index.slotCount
+        ids = Array(repeating: 0, count: slots)
+        substituted = Array(repeating: false, count: slots)
+        inProgress = Array(repeating: false, count: slots)
+        referencedInProgress = Array(repeating: false, count: slots)
+    }
+
+    /// The document: `{"systemVersion": n, "values": [the top-level values]}`.
+    mutating func run(_ sink: inout OutputWriter) throws(ArchiveJSONError) {
+        let top = PlainJSONObject.readTopLevel(index)
+        out.beginObject(memberCount: 2)
+        out.key("systemVersion")
+        out.integer(index.header.systemVersion.value)
+        out.key("values")
+        out.beginArray()
+        for group in top.groups.indices {
+            try convertValues(of: top, group: group, writing: nil, sink: &sink)
+            if sink.failed { return }
+        }
+        out.end()
+        out.end()
+        out.finish(into: &sink)
+        if tooDeep {
+            throw ArchiveJSONError(.limitExceeded, "the archive nests deeper than \(maximumNesting) objects, arrays and structs")
+        }
+    }
+
+    private mutating func nest() -> Bool {
+        depth += 1
+        if depth > maximumNesting {
+            depth -= 1
+            tooDeep = true
+            return false
+        }
+        return true
+    }
+
+    private mutating func writeTooDeep() {
+        out.beginObject(memberCount: 1)
+        out.key("$error")
+        out.string("nesting too deep")
+        out.end()
+    }
+
+    // MARK: - Values
+
+    /// Converts the values of group `group` of `object` in order; when `writing` is given, only
+    /// that value is written (the others are converted for their ids, muted).
+    private mutating func convertValues(of object: PlainJSONObject, group: Int, writing: Int?, sink: inout OutputWriter) throws(ArchiveJSONError) {
+        guard group >= 0, group < object.groups.count else { return }
+        let g = object.groups[group]
+        var item = g.items.lowerBound
+        for i in g.types.indices where item < g.items.upperBound {
+            let muted = writing != nil && writing != i
+            if muted { out.mute() }
+            try convertValue(object, at: &item, type: g.types[i].unqualified, sink: &sink)
+            if muted { out.unmute() }
+            out.drainIfLarge(into: &sink)
+        }
+    }
+
+    /// Converts the value starting at item `item` (which then points past it).
+    private mutating func convertValue(_ object: PlainJSONObject, at item: inout Int, type: ObjCType?, sink: inout OutputWriter) throws(ArchiveJSONError) {
+        let token = object.items[item]
+        item += 1
+        switch token.code {
+        case .integer:
+            var v = token.value
+            if let type, let bits = WireDefaults.unsignedBits(type) {
+                if bits == 64 {
+                    return out.unsigned(UInt64(bitPattern: v))
+                }
+                let half = Int64(1) << (bits - 1)
+                if v < 0, v >= -half { v += 2 * half }
+            }
+            out.integer(v)
+        case .float:
+            let x = token.form == .ieee ? Float(bitPattern: UInt32(truncatingIfNeeded: token.value)) : Float(token.value)
+            if x.isFinite { out.number(x.description) } else { writeNonFinite(Double(x)) }
+        case .double:
+            let x = token.form == .ieee ? Double(bitPattern: UInt64(bitPattern: token.value)) : Double(token.value)
+            if x.isFinite { out.number(x.description) } else { writeNonFinite(x) }
+        case .byte:
+            let b = UInt8(truncatingIfNeeded: token.value)
+            if type == .bool, b <= 1 { out.bool(b == 1) } else { out.integer(Int64(b)) }
+        case .rawBytes:
+            writeData(bytes[token.payload])
+        case .unsharedString, .sharedString:
+            if token.form == .null { out.null() } else { writeText(bytes[token.payload]) }
+        case .cString:
+            switch token.form {
+            case .null: out.null()
+            case .reference: writeText(index.text(ofSlot: Int(token.slot)) ?? [])
+            default: writeText(bytes[token.payload])
+            }
+        case .classLink:
+            if token.form == .null { out.null() } else { writeClassObject(Int(token.slot)) }
+        case .object:
+            if token.form == .null {
+                out.null()
+            } else if index.kind(ofSlot: Int(token.slot)) == .class {
+                writeClassObject(Int(token.slot))
+            } else {
+                try convertObject(Int(token.slot), sink: &sink)
+            }
+        case .arrayStart, .structStart:
+            guard nest() else {
+                item = Self.skipAggregate(object, from: item)
+                return writeTooDeep()
+            }
+            var elementTypes: (single: ObjCType?, fields: [ObjCType]?) = (nil, nil)
+            switch type {
+            case .array(_, let element)?: elementTypes.single = element.unqualified
+            case .structure(_, let fields)?: elementTypes.fields = fields.map { $0.type.unqualified }
+            default: break
+            }
+            // A struct's fields are typed only when their number matches the type's.
+            if let fields = elementTypes.fields, token.code != .structStart || fields.count != Self.fieldCount(object, from: item) {
+                elementTypes.fields = nil
+            }
+            out.beginArray()
+            var field = 0
+            while item < object.items.count, object.items[item].code != .arrayEnd, object.items[item].code != .structEnd {
+                var elementType = elementTypes.single
+                if let fields = elementTypes.fields { elementType = field < fields.count ? fields[field] : nil }
+                try convertValue(object, at: &item, type: elementType, sink: &sink)
+                field += 1
+            }
+            item += 1
+            out.end()
+            depth -= 1
+        case .ignored:
+            out.null()
+        case .arrayEnd, .structEnd, .header, .typeString, .instanceSize, .endOfObject, .untypedGroup:
+            break
+        }
+    }
+
+    /// The number of values of the struct whose first field is at `item`.
+    private static func fieldCount(_ object: PlainJSONObject, from item: Int) -> Int {
+        var count = 0
+        var i = item
+        while i < object.items.count, object.items[i].code != .structEnd, object.items[i].code != .arrayEnd {
+            i = object.items[i].code == .arrayStart || object.items[i].code == .structStart ? skipAggregate(object, from: i + 1) : i + 1
+            count += 1
+        }
+        return count
+    }
+
+    /// The item after the end of the array or struct whose contents start at `item`.
+    private static func skipAggregate(_ object: PlainJSONObject, from item: Int) -> Int {
+        var open = 1
+        var i = item
+        while i < object.items.count, open > 0 {
+            switch object.items[i].code {
+            case .arrayStart, .structStart: open += 1
+            case .arrayEnd, .structEnd: open -= 1
+            default: break
+            }
+            i += 1
+        }
+        return i
+    }
+
+    private mutating func writeNonFinite(_ x: Double) {
+        out.string(x.isNaN ? "NaN" : (x < 0 ? "-Infinity" : "Infinity"))
+    }
+
+    /// Bytes as a string when they are UTF-8, else `{"$data": base64}`.
+    private mutating func writeText(_ text: ArraySlice<UInt8>) {
+        if ByteText.isValidUTF8(text) { out.string(utf8: text) } else { writeData(text) }
+    }
+
+    private mutating func writeData(_ data: ArraySlice<UInt8>) {
+        out.beginObject(memberCount: 1)
+        out.key("$data")
+        out.string(ByteText.base64(data))
+        out.end()
+    }
+
+    private mutating func writeClassObject(_ slot: Int) {
+        out.beginObject(memberCount: 1)
+        out.key("$classObject")
+        writeText(index.text(ofSlot: slot) ?? [])
+        out.end()
+    }
+
+    // MARK: - Objects
+
+    /// An object: its natural value, its generic form at its first occurrence, or `{"$ref": n}`.
+    private mutating func convertObject(_ slot: Int, sink: inout OutputWriter) throws(ArchiveJSONError) {
+        if repeating > 0 { try checkBudget(slot) }
+        if substituted[slot] { return try repeatNatural(slot, sink: &sink) }
+        if ids[slot] != 0 { return writeReference(Int(ids[slot])) }
+        if inProgress[slot] {
+            referencedInProgress[slot] = true
+            ids[slot] = nextID
+            nextID += 1
+            return writeReference(Int(ids[slot]))
+        }
+        guard nest() else { return writeTooDeep() }
+        defer { depth -= 1 }
+        guard let object = context.object(slot) else { return out.null() }
+        if let hook {
+            inProgress[slot] = true
+            let natural = hook(object, context)
+            if let over = context.overBudget { throw expansionError(over) }
+            // The common natural value: one leaf (an NSString's text), written and kept at once.
+            if case .value(let group, 0)? = natural, group >= 0, group < object.groups.count, object.groups[group].valueCount == 1,
+               let leaf = leafJSON(object, group: group) {
+                inProgress[slot] = false
+                out.value(leaf)
+                substituted[slot] = true
+                if context.referenced[slot], finishedSize < 1 << 16 {
+                    finished[slot] = leaf
+                    finishedSize += 1
+                }
+                return
+            }
+            if let natural {
+                let mayCycle = context.selfReferenced.contains(slot)
+                if mayCycle { out.beginCapture() }
+                let written = try writeNatural(natural, of: object, sink: &sink)
+                inProgress[slot] = false
+                if written {
+                    if referencedInProgress[slot] {
+                        out.endCapture(wrappingWith: Int(ids[slot]))
+                    } else {
+                        if mayCycle { out.endCapture(wrappingWith: nil) }
+                        substituted[slot] = true
+                        if case .json(let value) = natural, context.referenced[slot], finishedSize < 1 << 16 {
+                            finished[slot] = value
+                            finishedSize += 1
+                        }
+                    }
+                    return
+                }
+                if mayCycle { out.endCapture(wrappingWith: nil) }
+            }
+            inProgress[slot] = false
+        }
+        try writeGeneric(object, sink: &sink)
+    }
+
+    /// The JSON of the only value of `group` when it is a leaf (a string, number or boolean);
+    /// `nil` for objects, arrays, structs and the rest.
+    private func leafJSON(_ object: PlainJSONObject, group: Int) -> JSONValue? {
+        let g = object.groups[group]
+        guard g.items.count == 1 else { return nil }
+        let token = object.items[g.items.lowerBound]
+        let type = g.types.first?.unqualified
+        func text(_ bytes: ArraySlice<UInt8>) -> JSONValue {
+            ByteText.isValidUTF8(bytes) ? .string(String(decoding: bytes, as: UTF8.self))
+                                        : .object([JSONMember("$data", .string(ByteText.base64(bytes)))])
+        }
+        switch token.code {
+        case .unsharedString, .sharedString:
+            return token.form == .null ? .null : text(bytes[token.payload])
+        case .cString:
+            switch token.form {
+            case .null: return .null
+            case .reference: return text(index.text(ofSlot: Int(token.slot)) ?? [])
+            default: return text(bytes[token.payload])
+            }
+        case .integer:
+            var v = token.value
+            if let type, let bits = WireDefaults.unsignedBits(type) {
+                if bits == 64 { return .integer(UInt64(bitPattern: v)) }
+                let half = Int64(1) << (bits - 1)
+                if v < 0, v >= -half { v += 2 * half }
+            }
+            return .integer(v)
+        case .float:
+            let x = token.form == .ieee ? Float(bitPattern: UInt32(truncatingIfNeeded: token.value)) : Float(token.value)
+            return x.isFinite ? .number(x.description) : .double(Double(x))
+        case .double:
+            return .double(token.form == .ieee ? Double(bitPattern: UInt64(bitPattern: token.value)) : Double(token.value))
+        case .byte:
+            let b = UInt8(truncatingIfNeeded: token.value)
+            return type == .bool && b <= 1 ? .bool(b == 1) : .integer(b)
+        default:
+            return nil
+        }
+    }
+
+    private mutating func writeReference(_ id: Int) {
+        out.beginObject(memberCount: 1)
+        out.key("$ref")
+        out.integer(Int64(id))
+        out.end()
+    }
+
+    /// `{"$class": name, "$id": n, "contents": [every value of every group]}`.
+    private mutating func writeGeneric(_ object: PlainJSONObject, sink: inout OutputWriter) throws(ArchiveJSONError) {
+        if ids[object.slot] == 0 {
+            ids[object.slot] = nextID
+            nextID += 1
+        }
+        out.beginObject(memberCount: 3)
+        out.key("$class")
+        writeText(object.classNameBytes)
+        out.key("$id")
+        out.integer(Int64(ids[object.slot]))
+        out.key("contents")
+        out.beginArray()
+        for group in object.groups.indices {
+            try convertValues(of: object, group: group, writing: nil, sink: &sink)
+        }
+        out.end()
+        out.end()
+    }
+
+    /// Writes an object's natural value again where it occurs again (counted against the budget).
+    private mutating func repeatNatural(_ slot: Int, sink: inout OutputWriter) throws(ArchiveJSONError) {
+        let outermost = repeating == 0
+        if outermost {
+            repeatStart = out.producedCount
+            repeatedObject = slot
+        }
+        repeating += 1
+        defer {
+            repeating -= 1
+            if outermost { repeatedBytes += out.producedCount - repeatStart }
+        }
+        repeatedObjects += 1
+        if let value = finished[slot] {
+            out.value(value)
+        } else if let object = context.object(slot), let hook, let natural = hook(object, context) {
+            guard nest() else { return writeTooDeep() }
+            defer { depth -= 1 }
+            inProgress[slot] = true
+            _ = try writeNatural(natural, of: object, sink: &sink)
+            inProgress[slot] = false
+        } else {
+            out.null()
+        }
+        try checkBudget(slot)
+    }
+
+    /// Fails once repeats have written more than the budget (or reached so many objects that
+    /// writing them would).
+    private func checkBudget(_ slot: Int) throws(ArchiveJSONError) {
+        let spent = repeatedBytes + (repeating > 0 ? out.producedCount - repeatStart : 0)
+        guard spent > budget || repeatedObjects > budget / 4 else { return }
+        let name = index.className(ofObject: repeatedObject).map { " (\($0))" } ?? ""
+        throw ArchiveJSONError(.limitExceeded, "plain JSON repeats the value of object #\(repeatedObject)\(name) at each reference to it, and the repeats pass the \(budget) bytes allowed for this \(bytes.count)-byte input (\(limits.repeatedBytesPerInputByte) per input byte plus \(limits.repeatedBaseBytes)); 'typedstream decode --json' writes references instead")
+    }
+
+    /// The error for a typed object whose natural value would repeat nested objects past the budget.
+    private func expansionError(_ slot: Int) -> ArchiveJSONError {
+        let name = index.className(ofObject: slot).map { " (\($0))" } ?? ""
+        return ArchiveJSONError(.limitExceeded, "the natural value of object #\(slot)\(name) repeats the objects it refers to at each reference, more than the \(budget) bytes allowed for this \(bytes.count)-byte input (\(limits.repeatedBytesPerInputByte) per input byte plus \(limits.repeatedBaseBytes)) would hold; 'typedstream decode --json' writes references instead")
+    }
+
+    // MARK: - Natural values
+
+    /// Writes a natural value; returns false when it turned out to be the generic form (an odd
+    /// dictionary, ``PlainJSON/Natural/genericAfter(_:)``), having written nothing.
+    private mutating func writeNatural(_ natural: PlainJSON.Natural, of object: PlainJSONObject, sink: inout OutputWriter) throws(ArchiveJSONError) -> Bool {
+        switch natural {
+        case .json(let value):
+            out.value(value)
+        case .null:
+            out.null()
+        case .value(let group, let index):
+            guard group >= 0, group < object.groups.count, index >= 0, index < object.groups[group].valueCount else {
+                out.null()
+                return true
+            }
+            try convertValues(of: object, group: group, writing: index, sink: &sink)
+        case .element(let group, let index, let element):
+            try writeElement(of: object, group: group, index: index, element: element, sink: &sink)
+        case .values(let first):
+            out.beginArray()
+            for group in object.groups.indices where group >= first {
+                try convertValues(of: object, group: group, writing: nil, sink: &sink)
+            }
+            out.end()
+        case .dictionary(let first):
+            return try writeDictionary(object, from: first, sink: &sink)
+        case .object(let members):
+            out.beginObject(memberCount: members.count)
+            for member in members {
+                out.key(member.name)
+                if try !writeNatural(member.value, of: object, sink: &sink) { out.null() }
+            }
+            out.end()
+        case .genericAfter(let parts):
+            out.mute()
+            for part in parts { _ = try writeNatural(part, of: object, sink: &sink) }
+            out.unmute()
+            return false
+        }
+        return true
+    }
+
+    private mutating func writeElement(of object: PlainJSONObject, group: Int, index: Int, element: Int, sink: inout OutputWriter) throws(ArchiveJSONError) {
+        guard group >= 0, group < object.groups.count, index >= 0, index < object.groups[group].valueCount else { return out.null() }
+        let g = object.groups[group]
+        var item = g.items.lowerBound
+        for _ in 0..<index where item < g.items.upperBound {
+            let code = object.items[item].code
+            item = code == .arrayStart || code == .structStart ? Self.skipAggregate(object, from: item + 1) : item + 1
+        }
+        guard item < g.items.upperBound, object.items[item].code == .arrayStart || object.items[item].code == .structStart else { return out.null() }
+        var type: ObjCType? = nil
+        switch g.types[index].unqualified {
+        case .array(_, let e): type = e.unqualified
+        case .structure(_, let fields): type = element < fields.count ? fields[element].type.unqualified : nil
+        default: break
+        }
+        item += 1
+        for _ in 0..<element {
+            guard item < object.items.count, object.items[item].code != .arrayEnd, object.items[item].code != .structEnd else { return out.null() }
+            let code = object.items[item].code
+            item = code == .arrayStart || code == .structStart ? Self.skipAggregate(object, from: item + 1) : item + 1
+        }
+        guard item < object.items.count, object.items[item].code != .arrayEnd, object.items[item].code != .structEnd else { return out.null() }
+        try convertValue(object, at: &item, type: type, sink: &sink)
+    }
+
+    /// The values from group `first` on as a dictionary (see ``PlainJSON/Natural/dictionary(fromGroup:)``).
+    private mutating func writeDictionary(_ object: PlainJSONObject, from first: Int, sink: inout OutputWriter) throws(ArchiveJSONError) -> Bool {
+        // The values, in order, as (group, index).
+        var places: [(group: Int, index: Int)] = []
+        for group in object.groups.indices where group >= first {
+            for i in 0..<object.groups[group].valueCount { places.append((group, i)) }
+        }
+        guard places.count % 2 == 0 else {
+            out.mute()
+            for group in object.groups.indices where group >= first {
+                try convertValues(of: object, group: group, writing: nil, sink: &sink)
+            }
+            out.unmute()
+            return false
+        }
+        // Keys as they will convert, decided before anything is written.
+        var keys: [String] = []
+        var seen = Set<String>()
+        var allStrings = true
+        for pair in stride(from: 0, to: places.count, by: 2) {
+            guard let key = predictedString(object, places[pair].group, places[pair].index), seen.insert(key).inserted else {
+                allStrings = false
+                break
+            }
+            keys.append(key)
+        }
+        if allStrings {
+            out.beginObject(memberCount: places.count / 2)
+        } else {
+            out.beginArray()
+        }
+        var place = 0
+        for group in object.groups.indices where group >= first {
+            let g = object.groups[group]
+            var item = g.items.lowerBound
+            for i in g.types.indices where item < g.items.upperBound {
+                let isKey = place % 2 == 0
+                if allStrings {
+                    if isKey {
+                        out.mute()
+                        try convertValue(object, at: &item, type: g.types[i].unqualified, sink: &sink)
+                        out.unmute()
+                        out.key(keys[place / 2])
+                    } else {
+                        try convertValue(object, at: &item, type: g.types[i].unqualified, sink: &sink)
+                    }
+                } else {
+                    if isKey { out.beginArray() }
+                    try convertValue(object, at: &item, type: g.types[i].unqualified, sink: &sink)
+                    if !isKey { out.end() }
+                }
+                place += 1
+                out.drainIfLarge(into: &sink)
+            }
+        }
+        out.end()
+        return true
+    }
+
+    /// The string value `(group, index)` of `object` will convert to, if it converts to a string
+    /// at all — worked out without converting it.
+    private func predictedString(_ object: PlainJSONObject, _ group: Int, _ index: Int) -> String? {
+        var current = object
+        var place = (group, index)
+        for _ in 0..<64 {
+            guard place.0 >= 0, place.0 < current.groups.count, place.1 >= 0, place.1 < current.groups[place.0].valueCount else { return nil }
+            let g = current.groups[place.0]
+            var item = g.items.lowerBound
+            for _ in 0..<place.1 where item < g.items.upperBound {
+                let code = current.items[item].code
+                item = code == .arrayStart || code == .structStart ? Self.skipAggregate(current, from: item + 1) : item + 1
+            }
+            guard item < g.items.upperBound else { return nil }
+            let token = current.items[item]
+            switch token.code {
+            case .unsharedString, .sharedString:
+                guard token.form != .null else { return nil }
+                return Self.utf8(bytes[token.payload])
+            case .cString:
+                switch token.form {
+                case .null: return nil
+                case .reference: return Self.utf8(self.index.text(ofSlot: Int(token.slot)) ?? [])
+                default: return Self.utf8(bytes[token.payload])
+                }
+            case .object:
+                let slot = Int(token.slot)
+                guard token.form != .null, self.index.kind(ofSlot: slot) == .object, ids[slot] == 0, !inProgress[slot] else { return nil }
+                if let value = finished[slot] {
+                    if case .string(let s) = value { return s }
+                    return nil
+                }
+                guard let hook, let nested = context.object(slot), let natural = hook(nested, context) else { return nil }
+                switch natural {
+                case .json(.string(let s)): return s
+                case .value(let g, let i):
+                    current = nested
+                    place = (g, i)
+                default: return nil
+                }
+            default:
+                return nil
+            }
+        }
+        return nil
+    }
+
+    private static func utf8(_ bytes: ArraySlice<UInt8>) -> String? {
+        ByteText.isValidUTF8(bytes) ? String(decoding: bytes, as: UTF8.self) : nil
+    }
+}
+
+extension PlainJSONObject {
+    /// The top level of the archive as one object-like view: its groups and their values.
+    static func readTopLevel(_ index: ArchiveIndex) -> PlainJSONObject {
+        var reader = TokenReader(bytes: index.bytes)
+        var groups: [Group] = []
+        var items: [PlainItem] = []
+        var groupStart = 0
+        var groupType: ArraySlice<UInt8>?? = nil
+        var groupTypes: [ObjCType] = []
+        var nested = 0
+        func closeGroup() {
+            if let type = groupType { groups.append(Group(typeString: type, types: groupTypes, items: groupStart..<items.count)) }
+            groupType = nil
+        }
+        while let token = try? reader.nextCompact() {
+            if nested > 0 {
+                if token.code == .object, token.form == .new { nested += 1 }
+                if token.code == .endOfObject { nested -= 1 }
+                continue
+            }
+            switch token.code {
+            case .typeString:
+                closeGroup()
+                groupType = .some(index.bytes[token.payload])
+                groupTypes = reader.types(ofSharedString: token.textIndex) ?? []
+                groupStart = items.count
+            case .untypedGroup:
+                closeGroup()
+                groupType = .some(nil)
+                groupTypes = [.object(className: nil)]
+                groupStart = items.count
+            case .object where token.form == .new:
+                items.append(PlainItem(token))
+                while let link = try? reader.nextCompact() {
+                    if link.code == .classLink, link.form == .new { continue }
+                    break
+                }
+                nested = 1
+            case .classLink:
+                items.append(PlainItem(token))
+                if token.form == .new {
+                    while let link = try? reader.nextCompact() {
+                        if link.code == .classLink, link.form == .new { continue }
+                        break
+                    }
+                }
+            case .header, .instanceSize, .endOfObject:
+                break
+            default:
+                items.append(PlainItem(token))
+            }
+        }
+        closeGroup()
+        return PlainJSONObject(slot: -1, classSlot: -1, classNameBytes: [], groups: groups, items: items)
+    }
+}
