@@ -70,9 +70,9 @@ struct AnnotatedDumpDescriber {
             let count = payload.count
             let noun = count == 1 ? "byte" : "bytes"
             if case .union? = type {
-                return AnnotatedDumpPhrase("union \(type?.encoding ?? ""): \(count) raw \(noun)")
+                return AnnotatedDumpPhrase("union \(type?.encoding(limit: textLimit) ?? ""): \(count) raw \(noun)")
             }
-            if let type { return AnnotatedDumpPhrase("\(count) raw \(noun) (\(type.encoding))") }
+            if let type { return AnnotatedDumpPhrase("\(count) raw \(noun) (\(type.encoding(limit: textLimit)))") }
             return AnnotatedDumpPhrase("\(count) raw \(noun)")
 
         case .unsharedString(let payload, let width):
@@ -120,7 +120,7 @@ struct AnnotatedDumpDescriber {
             let type = cursor.takeNextType()
             cursor.openArray(of: type, count: count)
             let noun = count == 1 ? "element" : "elements"
-            if let type { return AnnotatedDumpPhrase("array \(type.encoding): \(count) \(noun)") }
+            if let type { return AnnotatedDumpPhrase("array \(type.encoding(limit: textLimit)): \(count) \(noun)") }
             return AnnotatedDumpPhrase("array of \(count) \(noun)")
 
         case .arrayEnd:
@@ -130,7 +130,7 @@ struct AnnotatedDumpDescriber {
         case .structStart:
             let type = cursor.takeNextType()
             cursor.openStruct(of: type)
-            if let type { return AnnotatedDumpPhrase("struct \(type.encoding)") }
+            if let type { return AnnotatedDumpPhrase("struct \(type.encoding(limit: textLimit))") }
             return AnnotatedDumpPhrase("struct")
 
         case .structEnd:
