@@ -11,8 +11,9 @@
 #
 # Targets are built by compiling the module sources straight with swiftc
 # (`-sanitize=fuzzer,address`, one static library per module, then the target file), so no
-# change to Package.swift is needed. Seeds: Samples/ (including Samples/malformed/) and, when
-# it exists, ../shared/corpus (read, never copied into the repository). Scratch space, the
+# change to Package.swift is needed. Seeds: Samples/ (including Samples/malformed/), when
+# it exists ../shared/corpus (read, never copied into the repository), and the adversarial
+# shapes of Tests/Adversarial made at about 12 KB (fuzz-out/seeds-adversarial). Scratch space, the
 # growing corpus and raw libFuzzer artifacts live in fuzz-out/ (ignored by git).
 #
 # Environment: FUZZ_OUT (scratch dir, default fuzz-out), FUZZ_MAX_LEN (default 16384),
@@ -105,6 +106,15 @@ seeds_for() {  # directories of seed inputs for a target
   fi
   echo "$ROOT/Samples"
   [[ -d "$ROOT/../shared/corpus" ]] && echo "$(cd "$ROOT/../shared/corpus" && pwd)"
+  # The adversarial shapes (Tests/Adversarial), made small enough for FUZZ_MAX_LEN: deep
+  # nesting, long chains, fan-in, many type strings, huge counts, hostile JSON…
+  local adversarial="$OUT/seeds-adversarial"
+  if [[ ! -d "$adversarial" ]] && command -v python3 >/dev/null; then
+    mkdir -p "$adversarial"
+    python3 "$ROOT/Tests/Adversarial/make_adversarial.py" --size-mb 0.012 --out "$adversarial" >/dev/null 2>&1 || true
+    find "$adversarial" -type f -size +"${FUZZ_MAX_LEN:-16384}"c -delete
+  fi
+  [[ -d "$adversarial" ]] && echo "$adversarial"
   return 0
 }
 
