@@ -57,7 +57,9 @@ enum Converter {
     static func convert(_ bytes: [UInt8], to format: ConversionFormat, options: ConversionOptions, compiled: inout CompiledTypeStrings) throws -> [UInt8] {
         switch format {
         case .typedstream:
-            return try ArchiveWriter.write(ArchiveReader.read(bytes, compiled: &compiled), policy: .recorded, byteOrder: options.byteOrder, capacity: bytes.count)
+            // Every token written anew in the other byte order, from the checked reader (the
+            // bytes are those the graph writer gives: tested over the corpus both ways).
+            return try ArchiveIndex(bytes: bytes, compiled: &compiled).write(byteOrder: options.byteOrder)
         case .json:
             return try ArchiveJSON.encode(ArchiveReader.read(bytes, compiled: &compiled))
         case .keyed, .keyedXML:
