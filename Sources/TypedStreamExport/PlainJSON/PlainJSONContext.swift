@@ -123,7 +123,7 @@ public final class PlainJSONContext: @unchecked Sendable {
         }
         let decoded = try? unarchiver?.object(for: entry)
         // A session keeps what it decoded; start a new one now and then so memory stays small.
-        if subgraph.size > 1 << 15 {
+        if subgraph.size > 1 << 14 {
             subgraph.clear()
             unarchiver = nil
         }

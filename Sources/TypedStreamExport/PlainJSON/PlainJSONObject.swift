@@ -41,10 +41,7 @@ public struct PlainJSONObject: Sendable {
 
 /// One token of an object's own values, reduced to what plain JSON needs.
 struct PlainItem: Sendable {
-    /// What it is.
-    var code: CompactToken.Code
-    /// How it was written (nil, new, reference; a real's form).
-    var form: CompactToken.Form
+    // (Widest first, so an item takes 24 bytes.)
     /// Its integer value, real bit pattern, byte or element count.
     var value: Int64 = 0
     /// The object-table slot it takes or refers to (objects, classes, C strings).
@@ -52,6 +49,10 @@ struct PlainItem: Sendable {
     /// Its text or bytes in the input (strings, C strings, raw bytes).
     var payloadStart: Int32 = 0
     var payloadEnd: Int32 = 0
+    /// What it is.
+    var code: CompactToken.Code
+    /// How it was written (nil, new, reference; a real's form).
+    var form: CompactToken.Form
 
     init(_ token: CompactToken) {
         code = token.code
