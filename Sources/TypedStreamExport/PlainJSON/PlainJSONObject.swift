@@ -148,3 +148,60 @@ extension PlainJSONObject {
                                groups: groups, items: items)
     }
 }
+
+extension PlainJSONObject {
+    /// The top level of the archive as one object-like view: its groups and their values.
+    static func readTopLevel(_ index: ArchiveIndex) -> PlainJSONObject {
+        var reader = TokenReader(bytes: index.bytes)
+        var groups: [Group] = []
+        var items: [PlainItem] = []
+        var groupStart = 0
+        var groupType: ArraySlice<UInt8>?? = nil
+        var groupTypes: [ObjCType] = []
+        var nested = 0
+        func closeGroup() {
+            if let type = groupType { groups.append(Group(typeString: type, types: groupTypes, items: groupStart..<items.count)) }
+            groupType = nil
+        }
+        while let token = try? reader.nextCompact() {
+            if nested > 0 {
+                if token.code == .object, token.form == .new { nested += 1 }
+                if token.code == .endOfObject { nested -= 1 }
+                continue
+            }
+            switch token.code {
+            case .typeString:
+                closeGroup()
+                groupType = .some(index.bytes[token.payload])
+                groupTypes = reader.types(ofSharedString: token.textIndex) ?? []
+                groupStart = items.count
+            case .untypedGroup:
+                closeGroup()
+                groupType = .some(nil)
+                groupTypes = [.object(className: nil)]
+                groupStart = items.count
+            case .object where token.form == .new:
+                items.append(PlainItem(token))
+                while let link = try? reader.nextCompact() {
+                    if link.code == .classLink, link.form == .new { continue }
+                    break
+                }
+                nested = 1
+            case .classLink:
+                items.append(PlainItem(token))
+                if token.form == .new {
+                    while let link = try? reader.nextCompact() {
+                        if link.code == .classLink, link.form == .new { continue }
+                        break
+                    }
+                }
+            case .header, .instanceSize, .endOfObject:
+                break
+            default:
+                items.append(PlainItem(token))
+            }
+        }
+        closeGroup()
+        return PlainJSONObject(slot: -1, classSlot: -1, classNameBytes: [], groups: groups, items: items)
+    }
+}
