@@ -57,7 +57,7 @@ struct PlainJSONConverter: ~Copyable {
 
     /// The document: `{"systemVersion": n, "values": [the top-level values]}`.
     mutating func run(_ sink: inout OutputWriter) throws(ArchiveJSONError) {
-        let top = PlainJSONObject.readTopLevel(index)
+        let top = context.topLevel
         out.beginObject(memberCount: 2, &sink)
         out.key("systemVersion")
         out.integer(index.header.systemVersion.value)
