@@ -160,9 +160,19 @@ public final class PlainJSONContext: @unchecked Sendable {
         }
     }
 
+    /// Views of objects made while their parent was read, waiting to be asked for.
+    private var readAhead: [Int: PlainJSONObject] = [:]
+
     /// The object in `slot` as plain JSON sees it, or `nil` when `slot` holds no object.
     public func object(_ slot: Int) -> PlainJSONObject? {
-        PlainJSONObject.read(slot: slot, from: index)
+        if let ready = readAhead.removeValue(forKey: slot) { return ready }
+        // The first few objects inside it are read in the same pass (a dictionary's numbers, a
+        // record's strings); a container of many reads the rest when it reaches them.
+        // Views never asked for (the insides of a typed object) are dropped now and then.
+        if readAhead.count >= 1024 { readAhead.removeAll(keepingCapacity: true) }
+        return PlainJSONObject.read(slot: slot, from: index, childLimit: 64) { child in
+            readAhead[child.slot] = child
+        }
     }
 
     /// The object a codec of `registry` decodes for `object` (`nil` when decoding fails). Made
