@@ -9,7 +9,7 @@ import TypedStream
 /// line is shown, so that the tables stay right.
 struct AnnotatedDumpDescriber {
     /// What an object-table slot holds, as far as the dump needs to know.
-    private enum Slot {
+    fileprivate enum Slot {
         case object(className: String?)
         case `class`(name: String, version: Int64)
         case cString(text: ArraySlice<UInt8>)
@@ -26,7 +26,7 @@ struct AnnotatedDumpDescriber {
     let textLimit: Int
 
     private var cursor = AnnotatedDumpTypeCursor()
-    private var slots: [Int: Slot] = [:]
+    private var slots = SlotTable()
     private var chain = Chain.none
     private var openObjects: [Int] = []
     private var streamerVersion: UInt8 = 4
@@ -256,19 +256,22 @@ struct AnnotatedDumpDescriber {
             chain = .object(index: index, links: 0)
             var className: String?
             var version: Int64?
+            var classSlot = -1
             switch classPreview {
-            case .new(_, let name, let classVersion)?:
+            case .new(let classIndex, let name, let classVersion)?:
                 className = name.string
                 version = classVersion.value
+                classSlot = classIndex
             case .reference(let classIndex, _)?:
                 if case .class(let name, let classVersion)? = slots[classIndex] {
                     className = name
                     version = classVersion
+                    classSlot = classIndex
                 }
             case .null?, nil:
                 break
             }
-            slots[index] = .object(className: className)
+            slots.setObject(index, classSlot: classSlot)
             var phrase = AnnotatedDumpPhrase("new object #\(index)")
             if let className {
                 phrase.add(" of class ")
@@ -353,6 +356,69 @@ struct AnnotatedDumpDescriber {
         case .class(let name, _)?: return "a class (\(name))"
         case .cString(let text)?: return "a C string (\(quote(text)))"
         case nil: return nil
+        }
+    }
+}
+
+/// The describer's view of the object table, kept small: a byte and a class number per slot,
+/// with the few classes and C strings on the side (a dictionary of enums per slot cost tens of
+/// bytes per object).
+private struct SlotTable {
+    /// Per slot: 0 not seen, 1 object, 2 class, 3 C string.
+    private var kinds: [UInt8] = []
+    /// Per slot holding an object: the slot of its class (−1 when unknown).
+    private var objectClasses: [Int32] = []
+    private var classes: [Int: (name: String, version: Int64)] = [:]
+    private var cStrings: [Int: ArraySlice<UInt8>] = [:]
+    /// The number of slots seen.
+    private(set) var count = 0
+
+    private mutating func mark(_ index: Int, _ kind: UInt8) {
+        guard index >= 0 else { return }
+        if index >= kinds.count {
+            let grown = Swift.max(index + 1, kinds.count * 2)
+            kinds.append(contentsOf: repeatElement(0, count: grown - kinds.count))
+            objectClasses.append(contentsOf: repeatElement(-1, count: grown - objectClasses.count))
+        }
+        if kinds[index] == 0 { count += 1 }
+        kinds[index] = kind
+    }
+
+    /// Records an object whose class is in `classSlot` (−1 when unknown).
+    mutating func setObject(_ index: Int, classSlot: Int) {
+        mark(index, 1)
+        if index >= 0 { objectClasses[index] = Int32(truncatingIfNeeded: classSlot) }
+    }
+
+    subscript(index: Int) -> AnnotatedDumpDescriber.Slot? {
+        get {
+            guard index >= 0, index < kinds.count else { return nil }
+            switch kinds[index] {
+            case 1:
+                let classSlot = Int(objectClasses[index])
+                return .object(className: classSlot >= 0 ? classes[classSlot]?.name : nil)
+            case 2:
+                return classes[index].map { .class(name: $0.name, version: $0.version) }
+            case 3:
+                return cStrings[index].map { .cString(text: $0) }
+            default:
+                return nil
+            }
+        }
+        set {
+            switch newValue {
+            case .class(let name, let version)?:
+                mark(index, 2)
+                classes[index] = (name, version)
+            case .cString(let text)?:
+                mark(index, 3)
+                cStrings[index] = text
+            case .object?:
+                // Objects are recorded with their class slot (``setObject(_:classSlot:)``).
+                break
+            case nil:
+                break
+            }
         }
     }
 }

@@ -6,6 +6,30 @@ import TypedStream
 /// Seeded random graphs: writing the graph, and writing what its JSON decodes to, give the same
 /// bytes. The seed is printed; set RANDOM_SEED to replay one.
 @Suite struct ArchiveJSONRandomTests {
+    /// The token encoder (what `decode --json` streams) writes what the graph encoder writes.
+    @Test func tokenEncoderMatchesTheGraphEncoder() throws {
+        let seed = ProcessInfo.processInfo.environment["RANDOM_SEED"].flatMap(UInt64.init) ?? UInt64.random(in: 0...UInt64.max)
+        print("tokenEncoderMatchesTheGraphEncoder seed: \(seed) (replay with RANDOM_SEED=\(seed))")
+        var seeds = SplitMix64(seed: seed)
+        var compared = 0
+        for iteration in 0..<300 {
+            let archiveSeed = seeds.next()
+            var builder = RandomArchive(seed: archiveSeed)
+            guard let bytes = try? ArchiveWriter.write(builder.archive(), policy: .recorded),
+                  let index = try? ArchiveIndex(bytes: bytes), let graph = try? ArchiveReader.read(bytes) else { continue }
+            for pretty in [true, false] {
+                let capture = CapturedOutput()
+                var out = OutputWriter(sink: capture, capacity: 300)
+                try ArchiveJSON.write(index, options: .init(pretty: pretty), to: &out)
+                out.flush()
+                #expect(capture.bytes == (try ArchiveJSON.encode(graph, options: .init(pretty: pretty))),
+                        "iteration \(iteration), archive seed \(archiveSeed) (run seed \(seed)), pretty \(pretty)")
+            }
+            compared += 1
+        }
+        #expect(compared > 200)
+    }
+
     @Test func randomGraphsRoundTripThroughJSON() throws {
         let seed = ProcessInfo.processInfo.environment["RANDOM_SEED"].flatMap(UInt64.init) ?? UInt64.random(in: 0...UInt64.max)
         print("randomGraphsRoundTripThroughJSON seed: \(seed) (replay with RANDOM_SEED=\(seed))")

@@ -53,12 +53,12 @@ struct ArchiveJSONTokenEncoder: ~Copyable {
     private var repeated = 0
     private var depth = 0
     private var reader: TokenReader
-    private var pushedBack: CompactToken?
+    /// Tokens read ahead (to lay out a container that may hold a new object), from `queueHead` on.
+    private var queue: [CompactToken] = []
+    private var queueHead = 0
     private var frames: [Frame] = [.document]
-    /// Per group, array and struct in token order: whether it defines a new object (and so is
-    /// laid out over several lines).
-    private var layouts: [Bool] = []
-    private var nextLayout = 0
+    /// Per shared-string slot used as a type string: whether its types can hold an object.
+    private var typesHoldObjects: [Int: Bool] = [:]
     /// Per shared-string slot: the first slot with the same text (itself when it is the first).
     private var firstLiteral: [Int32] = []
     private var literalSlots: [ArraySlice<UInt8>: Int] = [:]
@@ -78,7 +78,6 @@ struct ArchiveJSONTokenEncoder: ~Copyable {
         guard header.streamerVersion == 3 || header.streamerVersion == 4 else {
             throw ArchiveJSONError(.unwritable, path: "header.streamerVersion", "streamer version \(header.streamerVersion) cannot be written (only 3 and 4 exist)")
         }
-        layouts = Self.layouts(of: index.bytes)
         json.beginDocument(header)
         while let token = next() {
             try handle(token)
@@ -91,17 +90,66 @@ struct ArchiveJSONTokenEncoder: ~Copyable {
     }
 
     private mutating func next() -> CompactToken? {
-        if let token = pushedBack {
-            pushedBack = nil
+        if queueHead < queue.count {
+            let token = queue[queueHead]
+            queueHead += 1
+            if queueHead == queue.count {
+                queue.removeAll(keepingCapacity: true)
+                queueHead = 0
+            }
             return token
         }
         // The index checked these bytes, so a second reading cannot fail.
         return try? reader.nextCompact()
     }
 
-    private mutating func takeLayout() -> Bool {
-        defer { nextLayout += 1 }
-        return nextLayout < layouts.count ? layouts[nextLayout] : false
+    /// The token `ahead` places after the next one (0: the next), read ahead as needed.
+    private mutating func peek(_ ahead: Int) -> CompactToken? {
+        while queue.count - queueHead <= ahead {
+            guard let token = try? reader.nextCompact() else { return nil }
+            queue.append(token)
+        }
+        return queue[queueHead + ahead]
+    }
+
+    /// Whether the container just opened — a group (`isGroup`) or an array or struct — defines a
+    /// new object before it ends (it is then laid out over several lines). Only a container
+    /// whose types can hold an object is read ahead, up to its first new object or its end.
+    private mutating func definesNewObject(isGroup: Bool, canHoldObject: Bool) -> Bool {
+        guard canHoldObject else { return false }
+        var open = 0
+        var ahead = 0
+        while let token = peek(ahead) {
+            switch token.code {
+            case .object where token.form == .new:
+                return true
+            case .arrayStart, .structStart:
+                open += 1
+            case .arrayEnd, .structEnd:
+                if open == 0 { return false }
+                open -= 1
+            case .typeString, .untypedGroup, .endOfObject:
+                if isGroup, open == 0 { return false }
+            default:
+                break
+            }
+            ahead += 1
+        }
+        return false
+    }
+
+    /// Whether a value of `type` can hold an object (`@` anywhere inside it).
+    private static func canHoldObject(_ type: ObjCType) -> Bool {
+        var pending = [type]
+        while let t = pending.popLast() {
+            switch t.unqualified {
+            case .object: return true
+            case .array(_, let element): pending.append(element)
+            case .structure(_, let fields): pending.append(contentsOf: fields.map(\.type))
+            default: break
+            }
+        }
+        return false
     }
 
     // MARK: - Tokens
@@ -112,7 +160,16 @@ struct ArchiveJSONTokenEncoder: ~Copyable {
             break
         case .typeString, .untypedGroup:
             if case .group? = frames.last { closeGroup() }
-            json.beginObject(takeLayout() ? .hug : .inline)
+            var canHold = true
+            if token.code == .typeString {
+                if let known = typesHoldObjects[token.textIndex] {
+                    canHold = known
+                } else {
+                    canHold = (reader.types(ofSharedString: token.textIndex) ?? []).contains(where: Self.canHoldObject)
+                    typesHoldObjects[token.textIndex] = canHold
+                }
+            }
+            json.beginObject(definesNewObject(isGroup: true, canHoldObject: canHold) ? .hug : .inline)
             json.key("type")
             let types: [ObjCType]
             if token.code == .typeString {
@@ -206,11 +263,11 @@ struct ArchiveJSONTokenEncoder: ~Copyable {
             if token.form == .null { json.null() } else { chain(from: token) }
         case .arrayStart:
             try nest()
-            json.beginArray(takeLayout() ? .block : .inline)
+            json.beginArray(definesNewObject(isGroup: false, canHoldObject: Self.canHoldObject(type)) ? .block : .inline)
             if case .array(_, let element) = type { frames.append(.array(element: element.unqualified)) } else { frames.append(.array(element: .unknown)) }
         case .structStart:
             try nest()
-            json.beginArray(takeLayout() ? .block : .inline)
+            json.beginArray(definesNewObject(isGroup: false, canHoldObject: Self.canHoldObject(type)) ? .block : .inline)
             if case .structure(_, let fields) = type { frames.append(.structure(fields: fields.map { $0.type.unqualified }, next: 0)) } else { frames.append(.structure(fields: [], next: 0)) }
         case .integer:
             switch type {
@@ -304,7 +361,8 @@ struct ArchiveJSONTokenEncoder: ~Copyable {
                     json.archiveInteger(size.value, type: .int, width: width, defaultWidth: defaultWidth)
                 }
             } else {
-                pushedBack = size
+                // Not a size after all: read it again next.
+                queue.insert(size, at: queueHead)
             }
         }
         json.key("groups")
@@ -368,41 +426,5 @@ struct ArchiveJSONTokenEncoder: ~Copyable {
             ? .reference(index: first, width: WireDefaults.referenceWidth(slot: first))
             : .literal(length: .archiverChoice(for: Int64(token.payload.count)))
         return actual == fallback ? nil : actual
-    }
-
-    // MARK: - Layout
-
-    /// For each group, array and struct in token order, whether a new object is written inside
-    /// it (before any enclosing object ends): one pass over the tokens with a stack.
-    static func layouts(of bytes: [UInt8]) -> [Bool] {
-        var reader = TokenReader(bytes: bytes)
-        var flags: [Bool] = []
-        /// Indices into `flags` of the open groups and aggregates; −1 marks an object's start.
-        var open: [Int] = []
-        while let token = try? reader.nextCompact() {
-            switch token.code {
-            case .typeString, .untypedGroup:
-                while let top = open.last, top >= 0 { open.removeLast() }
-                open.append(flags.count)
-                flags.append(false)
-            case .arrayStart, .structStart:
-                open.append(flags.count)
-                flags.append(false)
-            case .arrayEnd, .structEnd:
-                open.removeLast()
-            case .object where token.form == .new:
-                var i = open.count - 1
-                while i >= 0, open[i] >= 0, !flags[open[i]] {
-                    flags[open[i]] = true
-                    i -= 1
-                }
-                open.append(-1)
-            case .endOfObject:
-                while let top = open.popLast(), top >= 0 {}
-            default:
-                break
-            }
-        }
-        return flags
     }
 }

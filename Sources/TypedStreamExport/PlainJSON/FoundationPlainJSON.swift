@@ -65,15 +65,14 @@ public enum FoundationPlainJSON {
               case .cString(let type?, _)? = context.leafValue(object, group: 0, index: 0),
               let typeString = groups[1].typeString, typeString.elementsEqual(type.text),
               let value = context.leafValue(object, group: 1, index: 0) else { return nil }
-        for link in context.classChain(of: object) where (link.name == "NSNumber" || link.name == "NSValue") && link.version != 0 {
-            return nil
-        }
+        guard context.chainVersionsAreZero(object, for: ["NSNumber", "NSValue"]) else { return nil }
         // Not a number for its objCType: the codec refuses it, and the object stays generic.
         guard let number = NumberObject.number(value, objCType: type.string) else { return .genericAfter([]) }
         let decoded = NumberObject()
         decoded.objCType = type.string
         decoded.value = number
-        return .json(json(naturalValue(of: decoded)))
+        // A number holds no objects: its own natural value, without a walker.
+        return .json(json(decoded.makeNaturalValue { _ in .nilObject }))
     }
 
     /// The JSON form of a natural value.

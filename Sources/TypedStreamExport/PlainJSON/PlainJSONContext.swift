@@ -15,6 +15,8 @@ public final class PlainJSONContext: @unchecked Sendable {
     private(set) var selfReferenced: Set<Int> = []
     /// Per object-table slot: whether some reference points to it (only those are repeated).
     private(set) var referenced: [Bool] = []
+    /// The values of the top-level groups.
+    private(set) var topLevel = PlainJSONObject(slot: -1, classSlot: -1, classNameBytes: [], groups: [], items: [])
     private var subgraph: ArchiveSubgraph
     private var unarchiver: Unarchiver?
     /// The most objects a typed object may reach when its references are followed again (its
@@ -32,15 +34,28 @@ public final class PlainJSONContext: @unchecked Sendable {
         subgraph.classes = classes
     }
 
-    /// Reads every token once: the version and superclass of each class, and which objects are
-    /// referred to from inside themselves.
+    /// Reads every token once: the version and superclass of each class, which objects are
+    /// referred to (and which from inside themselves), and the values of the top-level groups.
     private func scan() {
         var reader = TokenReader(bytes: index.bytes)
         referenced = Array(repeating: false, count: index.slotCount)
         var linkAwaitingSuperclass: Int?
         var open: [Int] = []
         var isOpen = Set<Int>()
+        // The top level, read as ``PlainJSONObject/read(slot:from:)`` reads an object.
+        var groups: [PlainJSONObject.Group] = []
+        var items: [PlainItem] = []
+        var groupStart = 0
+        var groupType: ArraySlice<UInt8>?? = nil
+        var groupTypes: [ObjCType] = []
+        var inObjectChain = false
+        var inValueChain = false
+        func closeGroup() {
+            if let type = groupType { groups.append(PlainJSONObject.Group(typeString: type, types: groupTypes, items: groupStart..<items.count)) }
+            groupType = nil
+        }
         while let token = try? reader.nextCompact() {
+            let atTopLevel = open.isEmpty
             switch token.code {
             case .classLink:
                 let target = token.form == .null ? -1 : token.slot
@@ -50,20 +65,65 @@ public final class PlainJSONContext: @unchecked Sendable {
                     classes[token.slot] = (token.value, -1)
                     linkAwaitingSuperclass = token.slot
                 }
+                if inObjectChain {
+                    if token.form != .new { inObjectChain = false }
+                } else if inValueChain {
+                    if token.form != .new { inValueChain = false }
+                } else {
+                    // A `#` value: its first link names the class.
+                    if atTopLevel { items.append(PlainItem(token)) }
+                    if token.form == .new { inValueChain = true }
+                }
             case .object:
+                if atTopLevel { items.append(PlainItem(token)) }
                 if token.form == .new {
                     open.append(token.slot)
                     isOpen.insert(token.slot)
+                    inObjectChain = true
                 } else if token.form == .reference {
                     if token.slot < referenced.count { referenced[token.slot] = true }
                     if isOpen.contains(token.slot) { selfReferenced.insert(token.slot) }
                 }
             case .endOfObject:
                 if let slot = open.popLast() { isOpen.remove(slot) }
-            default:
+            case .typeString, .untypedGroup:
+                guard atTopLevel else { break }
+                closeGroup()
+                groupType = token.code == .typeString ? .some(index.bytes[token.payload]) : .some(nil)
+                groupTypes = token.code == .typeString ? reader.types(ofSharedString: token.textIndex) ?? [] : [.object(className: nil)]
+                groupStart = items.count
+            case .header, .instanceSize:
                 break
+            default:
+                if atTopLevel { items.append(PlainItem(token)) }
             }
         }
+        closeGroup()
+        topLevel = PlainJSONObject(slot: -1, classSlot: -1, classNameBytes: [], groups: groups, items: items)
+    }
+
+    /// Per class slot: whether a class named in `names` appears in its chain at another version
+    /// than 0 (what NSNumber's codec refuses), remembered.
+    private var chainVersionCheck: [Int: Bool] = [:]
+
+    /// Whether every class of `object`'s chain that `names` names is at version 0 — what the
+    /// NSValue family's codecs require (`NSNumber`, `NSValue` at 0).
+    public func chainVersionsAreZero(_ object: PlainJSONObject, for names: [String]) -> Bool {
+        if let known = chainVersionCheck[object.classSlot] { return known }
+        let wanted = names.map { Array($0.utf8) }
+        var ok = true
+        var current = object.classSlot
+        var links = 0
+        while current >= 0, links <= index.slotCount {
+            if let name = index.text(ofSlot: current), wanted.contains(where: { name.elementsEqual($0) }), (classes[current]?.version ?? 0) != 0 {
+                ok = false
+                break
+            }
+            current = classes[current]?.superclass ?? -1
+            links += 1
+        }
+        if chainVersionCheck.count < 1 << 12 { chainVersionCheck[object.classSlot] = ok }
+        return ok
     }
 
     /// The class chain of the object in `object`, as links (name and version), from its class up.
@@ -100,9 +160,19 @@ public final class PlainJSONContext: @unchecked Sendable {
         }
     }
 
+    /// Views of objects made while their parent was read, waiting to be asked for.
+    private var readAhead: [Int: PlainJSONObject] = [:]
+
     /// The object in `slot` as plain JSON sees it, or `nil` when `slot` holds no object.
     public func object(_ slot: Int) -> PlainJSONObject? {
-        PlainJSONObject.read(slot: slot, from: index)
+        if let ready = readAhead.removeValue(forKey: slot) { return ready }
+        // The first few objects inside it are read in the same pass (a dictionary's numbers, a
+        // record's strings); a container of many reads the rest when it reaches them.
+        // Views never asked for (the insides of a typed object) are dropped now and then.
+        if readAhead.count >= 1024 { readAhead.removeAll(keepingCapacity: true) }
+        return PlainJSONObject.read(slot: slot, from: index, childLimit: 64) { child in
+            readAhead[child.slot] = child
+        }
     }
 
     /// The object a codec of `registry` decodes for `object` (`nil` when decoding fails). Made
@@ -123,7 +193,7 @@ public final class PlainJSONContext: @unchecked Sendable {
         }
         let decoded = try? unarchiver?.object(for: entry)
         // A session keeps what it decoded; start a new one now and then so memory stays small.
-        if subgraph.size > 1 << 15 {
+        if subgraph.size > 1 << 14 {
             subgraph.clear()
             unarchiver = nil
         }

@@ -57,18 +57,18 @@ struct PlainJSONConverter: ~Copyable {
 
     /// The document: `{"systemVersion": n, "values": [the top-level values]}`.
     mutating func run(_ sink: inout OutputWriter) throws(ArchiveJSONError) {
-        let top = PlainJSONObject.readTopLevel(index)
-        out.beginObject(memberCount: 2)
+        let top = context.topLevel
+        out.beginObject(memberCount: 2, &sink)
         out.key("systemVersion")
         out.integer(index.header.systemVersion.value)
         out.key("values")
-        out.beginArray()
+        out.beginArray(&sink)
         for group in top.groups.indices {
             try convertValues(of: top, group: group, writing: nil, sink: &sink)
             if sink.failed { return }
         }
-        out.end()
-        out.end()
+        out.end(&sink)
+        out.end(&sink)
         out.finish(into: &sink)
         if tooDeep {
             throw ArchiveJSONError(.limitExceeded, "the archive nests deeper than \(maximumNesting) objects, arrays and structs")
@@ -85,11 +85,11 @@ struct PlainJSONConverter: ~Copyable {
         return true
     }
 
-    private mutating func writeTooDeep() {
-        out.beginObject(memberCount: 1)
+    private mutating func writeTooDeep(_ sink: inout OutputWriter) {
+        out.beginObject(memberCount: 1, &sink)
         out.key("$error")
         out.string("nesting too deep")
-        out.end()
+        out.end(&sink)
     }
 
     // MARK: - Values
@@ -134,29 +134,29 @@ struct PlainJSONConverter: ~Copyable {
             let b = UInt8(truncatingIfNeeded: token.value)
             if type == .bool, b <= 1 { out.bool(b == 1) } else { out.integer(Int64(b)) }
         case .rawBytes:
-            writeData(bytes[token.payload])
+            writeData(bytes[token.payload], &sink)
         case .unsharedString, .sharedString:
-            if token.form == .null { out.null() } else { writeText(bytes[token.payload]) }
+            if token.form == .null { out.null() } else { writeText(&sink, bytes[token.payload]) }
         case .cString:
             switch token.form {
             case .null: out.null()
-            case .reference: writeText(index.text(ofSlot: Int(token.slot)) ?? [])
-            default: writeText(bytes[token.payload])
+            case .reference: writeText(&sink, index.text(ofSlot: Int(token.slot)) ?? [])
+            default: writeText(&sink, bytes[token.payload])
             }
         case .classLink:
-            if token.form == .null { out.null() } else { writeClassObject(Int(token.slot)) }
+            if token.form == .null { out.null() } else { writeClassObject(Int(token.slot), &sink) }
         case .object:
             if token.form == .null {
                 out.null()
             } else if index.kind(ofSlot: Int(token.slot)) == .class {
-                writeClassObject(Int(token.slot))
+                writeClassObject(Int(token.slot), &sink)
             } else {
                 try convertObject(Int(token.slot), sink: &sink)
             }
         case .arrayStart, .structStart:
             guard nest() else {
                 item = Self.skipAggregate(object, from: item)
-                return writeTooDeep()
+                return writeTooDeep(&sink)
             }
             var elementTypes: (single: ObjCType?, fields: [ObjCType]?) = (nil, nil)
             switch type {
@@ -168,7 +168,7 @@ struct PlainJSONConverter: ~Copyable {
             if let fields = elementTypes.fields, token.code != .structStart || fields.count != Self.fieldCount(object, from: item) {
                 elementTypes.fields = nil
             }
-            out.beginArray()
+            out.beginArray(&sink)
             var field = 0
             while item < object.items.count, object.items[item].code != .arrayEnd, object.items[item].code != .structEnd {
                 var elementType = elementTypes.single
@@ -177,7 +177,7 @@ struct PlainJSONConverter: ~Copyable {
                 field += 1
             }
             item += 1
-            out.end()
+            out.end(&sink)
             depth -= 1
         case .ignored:
             out.null()
@@ -217,22 +217,22 @@ struct PlainJSONConverter: ~Copyable {
     }
 
     /// Bytes as a string when they are UTF-8, else `{"$data": base64}`.
-    private mutating func writeText(_ text: ArraySlice<UInt8>) {
-        if ByteText.isValidUTF8(text) { out.string(utf8: text) } else { writeData(text) }
+    private mutating func writeText(_ sink: inout OutputWriter, _ text: ArraySlice<UInt8>) {
+        if ByteText.isValidUTF8(text) { out.string(utf8: text) } else { writeData(text, &sink) }
     }
 
-    private mutating func writeData(_ data: ArraySlice<UInt8>) {
-        out.beginObject(memberCount: 1)
+    private mutating func writeData(_ data: ArraySlice<UInt8>, _ sink: inout OutputWriter) {
+        out.beginObject(memberCount: 1, &sink)
         out.key("$data")
         out.string(ByteText.base64(data))
-        out.end()
+        out.end(&sink)
     }
 
-    private mutating func writeClassObject(_ slot: Int) {
-        out.beginObject(memberCount: 1)
+    private mutating func writeClassObject(_ slot: Int, _ sink: inout OutputWriter) {
+        out.beginObject(memberCount: 1, &sink)
         out.key("$classObject")
-        writeText(index.text(ofSlot: slot) ?? [])
-        out.end()
+        writeText(&sink, index.text(ofSlot: slot) ?? [])
+        out.end(&sink)
     }
 
     // MARK: - Objects
@@ -241,14 +241,14 @@ struct PlainJSONConverter: ~Copyable {
     private mutating func convertObject(_ slot: Int, sink: inout OutputWriter) throws(ArchiveJSONError) {
         if repeating > 0 { try checkBudget(slot) }
         if substituted[slot] { return try repeatNatural(slot, sink: &sink) }
-        if ids[slot] != 0 { return writeReference(Int(ids[slot])) }
+        if ids[slot] != 0 { return writeReference(Int(ids[slot]), &sink) }
         if inProgress[slot] {
             referencedInProgress[slot] = true
             ids[slot] = nextID
             nextID += 1
-            return writeReference(Int(ids[slot]))
+            return writeReference(Int(ids[slot]), &sink)
         }
-        guard nest() else { return writeTooDeep() }
+        guard nest() else { return writeTooDeep(&sink) }
         defer { depth -= 1 }
         guard let object = context.object(slot) else { return out.null() }
         if let hook {
@@ -259,7 +259,7 @@ struct PlainJSONConverter: ~Copyable {
             if case .value(let group, 0)? = natural, group >= 0, group < object.groups.count, object.groups[group].valueCount == 1,
                let leaf = leafJSON(object, group: group) {
                 inProgress[slot] = false
-                out.value(leaf)
+                out.value(leaf, &sink)
                 substituted[slot] = true
                 if context.referenced[slot], finishedSize < 1 << 16 {
                     finished[slot] = leaf
@@ -333,11 +333,11 @@ struct PlainJSONConverter: ~Copyable {
         }
     }
 
-    private mutating func writeReference(_ id: Int) {
-        out.beginObject(memberCount: 1)
+    private mutating func writeReference(_ id: Int, _ sink: inout OutputWriter) {
+        out.beginObject(memberCount: 1, &sink)
         out.key("$ref")
         out.integer(Int64(id))
-        out.end()
+        out.end(&sink)
     }
 
     /// `{"$class": name, "$id": n, "contents": [every value of every group]}`.
@@ -346,18 +346,18 @@ struct PlainJSONConverter: ~Copyable {
             ids[object.slot] = nextID
             nextID += 1
         }
-        out.beginObject(memberCount: 3)
+        out.beginObject(memberCount: 3, &sink)
         out.key("$class")
-        writeText(object.classNameBytes)
+        writeText(&sink, object.classNameBytes)
         out.key("$id")
         out.integer(Int64(ids[object.slot]))
         out.key("contents")
-        out.beginArray()
+        out.beginArray(&sink)
         for group in object.groups.indices {
             try convertValues(of: object, group: group, writing: nil, sink: &sink)
         }
-        out.end()
-        out.end()
+        out.end(&sink)
+        out.end(&sink)
     }
 
     /// Writes an object's natural value again where it occurs again (counted against the budget).
@@ -374,9 +374,9 @@ struct PlainJSONConverter: ~Copyable {
         }
         repeatedObjects += 1
         if let value = finished[slot] {
-            out.value(value)
+            out.value(value, &sink)
         } else if let object = context.object(slot), let hook, let natural = hook(object, context) {
-            guard nest() else { return writeTooDeep() }
+            guard nest() else { return writeTooDeep(&sink) }
             defer { depth -= 1 }
             inProgress[slot] = true
             _ = try writeNatural(natural, of: object, sink: &sink)
@@ -409,7 +409,7 @@ struct PlainJSONConverter: ~Copyable {
     private mutating func writeNatural(_ natural: PlainJSON.Natural, of object: PlainJSONObject, sink: inout OutputWriter) throws(ArchiveJSONError) -> Bool {
         switch natural {
         case .json(let value):
-            out.value(value)
+            out.value(value, &sink)
         case .null:
             out.null()
         case .value(let group, let index):
@@ -421,20 +421,20 @@ struct PlainJSONConverter: ~Copyable {
         case .element(let group, let index, let element):
             try writeElement(of: object, group: group, index: index, element: element, sink: &sink)
         case .values(let first):
-            out.beginArray()
+            out.beginArray(&sink)
             for group in object.groups.indices where group >= first {
                 try convertValues(of: object, group: group, writing: nil, sink: &sink)
             }
-            out.end()
+            out.end(&sink)
         case .dictionary(let first):
             return try writeDictionary(object, from: first, sink: &sink)
         case .object(let members):
-            out.beginObject(memberCount: members.count)
+            out.beginObject(memberCount: members.count, &sink)
             for member in members {
                 out.key(member.name)
                 if try !writeNatural(member.value, of: object, sink: &sink) { out.null() }
             }
-            out.end()
+            out.end(&sink)
         case .genericAfter(let parts):
             out.mute()
             for part in parts { _ = try writeNatural(part, of: object, sink: &sink) }
@@ -496,9 +496,9 @@ struct PlainJSONConverter: ~Copyable {
             keys.append(key)
         }
         if allStrings {
-            out.beginObject(memberCount: places.count / 2)
+            out.beginObject(memberCount: places.count / 2, &sink)
         } else {
-            out.beginArray()
+            out.beginArray(&sink)
         }
         var place = 0
         for group in object.groups.indices where group >= first {
@@ -516,15 +516,15 @@ struct PlainJSONConverter: ~Copyable {
                         try convertValue(object, at: &item, type: g.types[i].unqualified, sink: &sink)
                     }
                 } else {
-                    if isKey { out.beginArray() }
+                    if isKey { out.beginArray(&sink) }
                     try convertValue(object, at: &item, type: g.types[i].unqualified, sink: &sink)
-                    if !isKey { out.end() }
+                    if !isKey { out.end(&sink) }
                 }
                 place += 1
                 out.drainIfLarge(into: &sink)
             }
         }
-        out.end()
+        out.end(&sink)
         return true
     }
 
@@ -577,62 +577,5 @@ struct PlainJSONConverter: ~Copyable {
 
     private static func utf8(_ bytes: ArraySlice<UInt8>) -> String? {
         ByteText.isValidUTF8(bytes) ? String(decoding: bytes, as: UTF8.self) : nil
-    }
-}
-
-extension PlainJSONObject {
-    /// The top level of the archive as one object-like view: its groups and their values.
-    static func readTopLevel(_ index: ArchiveIndex) -> PlainJSONObject {
-        var reader = TokenReader(bytes: index.bytes)
-        var groups: [Group] = []
-        var items: [PlainItem] = []
-        var groupStart = 0
-        var groupType: ArraySlice<UInt8>?? = nil
-        var groupTypes: [ObjCType] = []
-        var nested = 0
-        func closeGroup() {
-            if let type = groupType { groups.append(Group(typeString: type, types: groupTypes, items: groupStart..<items.count)) }
-            groupType = nil
-        }
-        while let token = try? reader.nextCompact() {
-            if nested > 0 {
-                if token.code == .object, token.form == .new { nested += 1 }
-                if token.code == .endOfObject { nested -= 1 }
-                continue
-            }
-            switch token.code {
-            case .typeString:
-                closeGroup()
-                groupType = .some(index.bytes[token.payload])
-                groupTypes = reader.types(ofSharedString: token.textIndex) ?? []
-                groupStart = items.count
-            case .untypedGroup:
-                closeGroup()
-                groupType = .some(nil)
-                groupTypes = [.object(className: nil)]
-                groupStart = items.count
-            case .object where token.form == .new:
-                items.append(PlainItem(token))
-                while let link = try? reader.nextCompact() {
-                    if link.code == .classLink, link.form == .new { continue }
-                    break
-                }
-                nested = 1
-            case .classLink:
-                items.append(PlainItem(token))
-                if token.form == .new {
-                    while let link = try? reader.nextCompact() {
-                        if link.code == .classLink, link.form == .new { continue }
-                        break
-                    }
-                }
-            case .header, .instanceSize, .endOfObject:
-                break
-            default:
-                items.append(PlainItem(token))
-            }
-        }
-        closeGroup()
-        return PlainJSONObject(slot: -1, classSlot: -1, classNameBytes: [], groups: groups, items: items)
     }
 }

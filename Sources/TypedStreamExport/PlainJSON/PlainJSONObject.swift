@@ -41,10 +41,7 @@ public struct PlainJSONObject: Sendable {
 
 /// One token of an object's own values, reduced to what plain JSON needs.
 struct PlainItem: Sendable {
-    /// What it is.
-    var code: CompactToken.Code
-    /// How it was written (nil, new, reference; a real's form).
-    var form: CompactToken.Form
+    // (Widest first, so an item takes 24 bytes.)
     /// Its integer value, real bit pattern, byte or element count.
     var value: Int64 = 0
     /// The object-table slot it takes or refers to (objects, classes, C strings).
@@ -52,6 +49,10 @@ struct PlainItem: Sendable {
     /// Its text or bytes in the input (strings, C strings, raw bytes).
     var payloadStart: Int32 = 0
     var payloadEnd: Int32 = 0
+    /// What it is.
+    var code: CompactToken.Code
+    /// How it was written (nil, new, reference; a real's form).
+    var form: CompactToken.Form
 
     init(_ token: CompactToken) {
         code = token.code
@@ -67,42 +68,94 @@ struct PlainItem: Sendable {
 
 extension PlainJSONObject {
     /// Reads the object in `slot` again from `index`: its groups and its own values. The
-    /// objects inside it are read past (they are written from their own reading). Returns `nil`
-    /// when `slot` is not an object.
-    static func read(slot: Int, from index: ArchiveIndex) -> PlainJSONObject? {
+    /// objects inside it are read past (they are written from their own reading), except that
+    /// the views of its first `childLimit` objects are made on the way and handed to `children`
+    /// (a child is read in the same pass as its parent). Returns `nil` when `slot` is not an
+    /// object.
+    static func read(slot: Int, from index: ArchiveIndex, childLimit: Int = 0,
+                     children: (PlainJSONObject) -> Void = { _ in }) -> PlainJSONObject? {
         guard index.kind(ofSlot: slot) == .object else { return nil }
         var reader = index.tokens(ofObject: slot)
-        var groups: [Group] = []
-        var items: [PlainItem] = []
-        var classSlot = -1
-        var groupStart = 0
-        var groupType: ArraySlice<UInt8>?? = nil
-        var groupTypes: [ObjCType] = []
+        var me = Builder(slot: slot)
+        var child: Builder?
+        var childrenMade = 0
+        while let token = try? reader.nextCompact() {
+            if child != nil {
+                child!.feed(token, reader, index)
+                if child!.isDone {
+                    children(child!.object(index))
+                    child = nil
+                }
+            }
+            let wasOpen = me.nested
+            me.feed(token, reader, index)
+            if me.isDone { return me.object(index) }
+            if token.code == .object, token.form == .new, wasOpen == 0, me.nested == 1, childrenMade < childLimit {
+                var made = Builder(slot: token.slot)
+                made.feed(token, reader, index)
+                child = made
+                childrenMade += 1
+            }
+        }
+        return me.object(index)
+    }
+
+    /// Makes a ``PlainJSONObject`` from the tokens of its object, fed one by one from its `new`.
+    struct Builder {
+        private enum State { case start, chain, body, done }
+        let slot: Int
+        private var state = State.start
+        private var classSlot = -1
+        private var groups: [Group] = []
+        private var items: [PlainItem] = []
+        private var groupStart = 0
+        private var groupType: ArraySlice<UInt8>?? = nil
+        private var groupTypes: [ObjCType] = []
         /// Objects opened inside this one whose contents are being read past.
-        var nested = 0
-        func closeGroup() {
+        private(set) var nested = 0
+        /// Reading past the superclasses of a `#` value.
+        private var inValueChain = false
+
+        init(slot: Int) { self.slot = slot }
+
+        var isDone: Bool { state == .done }
+
+        private mutating func closeGroup() {
             if let type = groupType {
                 groups.append(Group(typeString: type, types: groupTypes, items: groupStart..<items.count))
             }
             groupType = nil
         }
-        // The object's own token and its class chain.
-        guard (try? reader.nextCompact()) != nil else { return nil }
-        while let link = try? reader.nextCompact() {
-            if link.code == .classLink {
-                if classSlot < 0 { classSlot = link.form == .null ? -1 : link.slot }
-                if link.form == .new { continue }
+
+        mutating func feed(_ token: CompactToken, _ reader: TokenReader, _ index: ArchiveIndex) {
+            switch state {
+            case .done:
+                return
+            case .start:
+                // The object's own `new`; its class chain follows.
+                state = .chain
+                return
+            case .chain:
+                if token.code == .classLink {
+                    if classSlot < 0, token.form != .null { classSlot = token.slot }
+                    if token.form != .new { state = .body }
+                    return
+                }
+                state = .body
+            case .body:
+                break
             }
-            if link.code == .classLink { break }
-            // A streamer-3 instance size (or anything else) ends the chain too.
-            if link.code != .instanceSize { items.append(PlainItem(link)) }
-            break
-        }
-        while let token = try? reader.nextCompact() {
             if nested > 0 {
                 if token.code == .object, token.form == .new { nested += 1 }
                 if token.code == .endOfObject { nested -= 1 }
-                continue
+                return
+            }
+            if inValueChain {
+                if token.code == .classLink {
+                    if token.form != .new { inValueChain = false }
+                    return
+                }
+                inValueChain = false
             }
             switch token.code {
             case .typeString:
@@ -117,33 +170,27 @@ extension PlainJSONObject {
                 groupStart = items.count
             case .endOfObject:
                 closeGroup()
-                return PlainJSONObject(slot: slot, classSlot: classSlot, classNameBytes: index.text(ofSlot: classSlot) ?? [],
-                                       groups: groups, items: items)
+                state = .done
             case .object where token.form == .new:
                 items.append(PlainItem(token))
-                // Its class chain, then its contents, are read past.
-                while let link = try? reader.nextCompact() {
-                    if link.code == .classLink, link.form == .new { continue }
-                    break
-                }
+                // Its class chain and contents are read past.
                 nested = 1
             case .classLink:
-                // A `#` value: its first link names the class; the superclasses of a new one follow.
+                // A `#` value: its first link names the class; a new one's superclasses follow.
                 items.append(PlainItem(token))
-                if token.form == .new {
-                    while let link = try? reader.nextCompact() {
-                        if link.code == .classLink, link.form == .new { continue }
-                        break
-                    }
-                }
+                if token.form == .new { inValueChain = true }
             case .instanceSize, .header:
                 break
             default:
                 items.append(PlainItem(token))
             }
         }
-        closeGroup()
-        return PlainJSONObject(slot: slot, classSlot: classSlot, classNameBytes: index.text(ofSlot: classSlot) ?? [],
-                               groups: groups, items: items)
+
+        func object(_ index: ArchiveIndex) -> PlainJSONObject {
+            var copy = self
+            if state != .done { copy.closeGroup() }
+            return PlainJSONObject(slot: slot, classSlot: classSlot, classNameBytes: index.text(ofSlot: classSlot) ?? [],
+                                   groups: copy.groups, items: copy.items)
+        }
     }
 }

@@ -27,8 +27,8 @@ struct PlainJSONWriter: ~Copyable {
         var memberCount: Int
         /// Members (keys) written so far.
         var keys: Int
-        /// The scratch text of each entry: where it ends, and whether it is a member name.
-        var entries: [(end: Int, isKey: Bool)]
+            /// Where the scratch text of each entry ends; member names are marked by a negative end.
+        var entries: [Int32]
     }
 
     private var undecided: Undecided?
@@ -80,14 +80,14 @@ struct PlainJSONWriter: ~Copyable {
     // MARK: - Containers
 
     /// Opens an array.
-    mutating func beginArray() { begin(.array, memberCount: 0) }
+    mutating func beginArray(_ sink: inout OutputWriter) { begin(.array, memberCount: 0, &sink) }
 
     /// Opens an object that will have `memberCount` members.
-    mutating func beginObject(memberCount: Int) { begin(.object, memberCount: memberCount) }
+    mutating func beginObject(memberCount: Int, _ sink: inout OutputWriter) { begin(.object, memberCount: memberCount, &sink) }
 
-    private mutating func begin(_ kind: Kind, memberCount: Int) {
+    private mutating func begin(_ kind: Kind, memberCount: Int, _ sink: inout OutputWriter) {
         guard muted == 0 else { return }
-        if undecided != nil { decide(childIsContainer: true) }
+        if undecided != nil { decide(childIsContainer: true, &sink) }
         open.append((kind, memberCount, 0))
         if pretty {
             undecided = Undecided(kind: kind, memberCount: memberCount, keys: 0, entries: [])
@@ -97,9 +97,9 @@ struct PlainJSONWriter: ~Copyable {
     }
 
     /// Closes the innermost container.
-    mutating func end() {
+    mutating func end(_ sink: inout OutputWriter) {
         guard muted == 0, !open.isEmpty else { return }
-        if undecided != nil { decide(childIsContainer: false) }
+        if undecided != nil { decide(childIsContainer: false, &sink) }
         let top = open.removeLast()
         if top.kind == .array { json.endArray() } else { json.endObject() }
         if let last = captures.indices.last, captures[last].depth == open.count {
@@ -109,7 +109,7 @@ struct PlainJSONWriter: ~Copyable {
 
     /// Decides the undecided container: block for an array with a container element, hug for an
     /// object whose only container is its last member, else one line; then writes what waited.
-    private mutating func decide(childIsContainer: Bool) {
+    private mutating func decide(childIsContainer: Bool, _ sink: inout OutputWriter) {
         guard let pending = undecided else { return }
         undecided = nil
         let layout: JSONTextWriter.Layout
@@ -122,11 +122,14 @@ struct PlainJSONWriter: ~Copyable {
         }
         writeOpen(pending.kind, layout)
         var start = 0
+        let text = scratch.buffered(from: 0)
         for entry in pending.entries {
-            let text = scratch.buffered(from: 0)
-            let piece = UnsafeBufferPointer(rebasing: text[start..<entry.end])
-            if entry.isKey { json.rawKey(piece) } else { json.rawValue(piece) }
-            start = entry.end
+            let end = Int(entry.magnitude)
+            let piece = UnsafeBufferPointer(rebasing: text[start..<end])
+            if entry < 0 { json.rawKey(piece) } else { json.rawValue(piece) }
+            start = end
+            // What waited can be much (a long array of strings): out with it as it goes.
+            if captures.isEmpty { json.drainIfLarge(into: &sink) }
         }
         scratch.truncate(to: 0)
     }
@@ -148,7 +151,7 @@ struct PlainJSONWriter: ~Copyable {
         if undecided != nil {
             scratch.string(name)
             undecided!.keys += 1
-            undecided!.entries.append((scratch.bufferedCount, true))
+            undecided!.entries.append(-Int32(truncatingIfNeeded: scratch.bufferedCount))
         } else {
             json.key(text: name)
         }
@@ -162,7 +165,7 @@ struct PlainJSONWriter: ~Copyable {
         guard muted == 0 else { return }
         if undecided != nil {
             body(&scratch)
-            undecided!.entries.append((scratch.bufferedCount, false))
+            undecided!.entries.append(Int32(truncatingIfNeeded: scratch.bufferedCount))
         } else {
             body(&json)
         }
@@ -184,7 +187,7 @@ struct PlainJSONWriter: ~Copyable {
     mutating func null() { scalar { $0.null() } }
 
     /// Writes a finished value, without recursion.
-    mutating func value(_ value: JSONValue) {
+    mutating func value(_ value: JSONValue, _ sink: inout OutputWriter) {
         var stack: [(members: [JSONMember]?, elements: [JSONValue]?, next: Int)] = []
         var current: JSONValue? = value
         while true {
@@ -196,10 +199,10 @@ struct PlainJSONWriter: ~Copyable {
                 case .number(let text): number(text)
                 case .string(let text): string(text)
                 case .array(let elements):
-                    beginArray()
+                    beginArray(&sink)
                     stack.append((nil, elements, 0))
                 case .object(let members):
-                    beginObject(memberCount: members.count)
+                    beginObject(memberCount: members.count, &sink)
                     stack.append((members, nil, 0))
                 }
             }
@@ -213,7 +216,7 @@ struct PlainJSONWriter: ~Copyable {
                 current = members[top.next].value
             } else {
                 stack.removeLast()
-                end()
+                end(&sink)
                 if stack.isEmpty { return }
             }
         }
