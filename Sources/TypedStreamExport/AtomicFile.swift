@@ -23,29 +23,13 @@ public enum AtomicFile {
     /// kept). Throws ``WriteError``; on failure the destination is untouched and the temporary
     /// file removed.
     public static func write(_ bytes: some Collection<UInt8>, to path: String) throws(WriteError) {
-        let folder = Self.folder(of: path)
-        let name = path.split(separator: "/").last.map(String.init) ?? path
-        var template = Array("\(folder)/.\(name).tmp-XXXXXX".utf8CString)
-        let descriptor = template.withUnsafeMutableBufferPointer { buffer in buffer.baseAddress.map { mkstemp($0) } ?? -1 }
-        guard descriptor >= 0 else { throw WriteError(path: path, reason: errnoText()) }
-        let temporary = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        var succeeded = false
-        defer {
-            if !succeeded { unlink(temporary) }
-        }
-        var status = stat()
-        let mode: mode_t = stat(path, &status) == 0 ? status.st_mode & 0o7777 : 0o644
-        fchmod(descriptor, mode)
         do {
-            try writeAll(Array(bytes), descriptor: descriptor, path: path)
-        } catch {
-            close(descriptor)
+            try replace(path) { descriptor in try writeAll(Array(bytes), descriptor: descriptor, path: path) }
+        } catch let error as WriteError {
             throw error
+        } catch {
+            throw WriteError(path: path, reason: "\(error)")
         }
-        close(descriptor)
-        guard rename(temporary, path) == 0 else { throw WriteError(path: path, reason: errnoText()) }
-        succeeded = true
-        syncFolder(folder)
     }
 
     /// Writes what `body` writes to `out` to `path` atomically, as ``write(_:to:)`` does, without
@@ -53,6 +37,19 @@ public enum AtomicFile {
     /// writes it. Throws ``WriteError`` when writing fails, or what `body` throws (the
     /// destination is then untouched and the temporary file removed).
     public static func write(to path: String, _ body: (inout OutputWriter) throws -> Void) throws {
+        try replace(path) { descriptor in
+            var out = OutputWriter(sink: FileDescriptorOutput(descriptor: descriptor, name: "'\(path)'"))
+            try body(&out)
+            out.flush()
+            if let error = out.error { throw WriteError(path: path, reason: error.reason) }
+            guard fsync(descriptor) == 0 else { throw WriteError(path: path, reason: errnoText()) }
+        }
+    }
+
+    /// The one way a file is replaced: a temporary file beside `path` (mode kept from `path`,
+    /// else 0644) that `fill` writes and flushes, renamed over `path`, then the folder flushed.
+    /// On any failure the temporary file is removed and `path` is untouched.
+    private static func replace(_ path: String, fill: (Int32) throws -> Void) throws {
         let folder = Self.folder(of: path)
         let name = path.split(separator: "/").last.map(String.init) ?? path
         var template = Array("\(folder)/.\(name).tmp-XXXXXX".utf8CString)
@@ -67,11 +64,7 @@ public enum AtomicFile {
         let mode: mode_t = stat(path, &status) == 0 ? status.st_mode & 0o7777 : 0o644
         fchmod(descriptor, mode)
         do {
-            var out = OutputWriter(sink: FileDescriptorOutput(descriptor: descriptor, name: "'\(path)'"))
-            try body(&out)
-            out.flush()
-            if let error = out.error { throw WriteError(path: path, reason: error.reason) }
-            guard fsync(descriptor) == 0 else { throw WriteError(path: path, reason: errnoText()) }
+            try fill(descriptor)
         } catch {
             close(descriptor)
             throw error
