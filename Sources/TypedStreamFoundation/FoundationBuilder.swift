@@ -2,7 +2,7 @@ import Foundation
 import TypedStream
 
 /// Builds archivable objects from natural Swift values — the reverse of
-/// ``naturalValue(of:maximumDepth:)`` — so archives can be made from plain values:
+/// ``naturalValue(of:maximumDepth:maximumObjects:)`` — so archives can be made from plain values:
 ///
 /// ```swift
 /// let root = try FoundationBuilder.object(from: .dictionary([.init(.string("k"), .number(.int(1)))]))

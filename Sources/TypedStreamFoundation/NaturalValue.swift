@@ -86,17 +86,20 @@ public indirect enum NaturalValue: Hashable, Sendable {
         }
     }
 
-    /// The natural value of `object` (see ``naturalValue(of:maximumDepth:)``).
+    /// The natural value of `object` (see ``naturalValue(of:maximumDepth:maximumObjects:)``).
     public init(_ object: AnyObject?, maximumDepth: Int = NaturalValue.defaultMaximumDepth) {
         self = naturalValue(of: object, maximumDepth: maximumDepth)
     }
 
-    /// How deep ``naturalValue(of:maximumDepth:)`` walks by default: 64 objects.
+    /// How deep ``naturalValue(of:maximumDepth:maximumObjects:)`` walks by default: 64 objects.
     public static let defaultMaximumDepth = 64
+    /// The default most objects one ``naturalValue(of:maximumDepth:maximumObjects:)`` converts,
+    /// counting a shared object at each use: 16 777 216.
+    public static let defaultMaximumObjects = 1 << 24
 }
 
 /// A class codec that knows its natural value. The codecs of this module conform; codecs in
-/// other modules can conform too, and ``naturalValue(of:maximumDepth:)`` will use them.
+/// other modules can conform too, and ``naturalValue(of:maximumDepth:maximumObjects:)`` will use them.
 public protocol NaturalValueRepresentable: AnyObject {
     /// This object's natural value; `nested` gives the natural value of an object it refers to
     /// (it guards against cycles and deep nesting — always use it for nested objects).
@@ -108,9 +111,12 @@ public protocol NaturalValueRepresentable: AnyObject {
 ///
 /// Cycle-safe: an object met again inside itself becomes `.object(className:, description: "<cycle>")`,
 /// and nesting deeper than `maximumDepth` becomes `.object(className:, description: "<too deep>")`.
-/// Shared (but not cyclic) objects appear once per use.
-public func naturalValue(of object: AnyObject?, maximumDepth: Int = NaturalValue.defaultMaximumDepth) -> NaturalValue {
-    let walker = NaturalValueWalker(maximumDepth: maximumDepth)
+/// Shared (but not cyclic) objects appear once per use, so the value can be far larger than the
+/// archive (a few kilobytes whose level *k* holds level *k − 1* twice): past `maximumObjects`
+/// conversions every further object becomes `.object(className:, description: "<over budget>")`.
+public func naturalValue(of object: AnyObject?, maximumDepth: Int = NaturalValue.defaultMaximumDepth,
+                         maximumObjects: Int = NaturalValue.defaultMaximumObjects) -> NaturalValue {
+    let walker = NaturalValueWalker(maximumDepth: maximumDepth, maximumObjects: maximumObjects)
     return walker.value(of: object)
 }
 
@@ -125,8 +131,12 @@ private final class NaturalValueWalker {
     var deepPath: Set<ObjectIdentifier> = []
     static let searchedInOrder = 64
 
-    init(maximumDepth: Int) {
+    /// The conversions still allowed.
+    var objectsLeft: Int
+
+    init(maximumDepth: Int, maximumObjects: Int) {
         self.maximumDepth = maximumDepth
+        objectsLeft = maximumObjects
     }
 
     /// Whether `id` is on the path.
@@ -143,6 +153,8 @@ private final class NaturalValueWalker {
         let id = ObjectIdentifier(object)
         if isOnPath(id) { return .object(className: Self.className(of: object), description: "<cycle>") }
         if path.count >= maximumDepth { return .object(className: Self.className(of: object), description: "<too deep>") }
+        guard objectsLeft > 0 else { return .object(className: Self.className(of: object), description: "<over budget>") }
+        objectsLeft -= 1
         if path.count >= Self.searchedInOrder { deepPath.insert(id) }
         path.append(id)
         defer {

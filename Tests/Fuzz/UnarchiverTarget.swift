@@ -68,7 +68,7 @@ public func unarchiverFuzzTarget(_ start: UnsafeRawPointer?, _ count: Int) -> CI
     let decoded = Result { () throws(CoderError) in try unarchiver.decodeTopLevelItems() }
     if case .success(let items) = decoded {
         // Natural values walk every typed object (depth-limited).
-        for case .object(let object) in items { _ = naturalValue(of: object) }
+        for case .object(let object) in items { _ = naturalValue(of: object, maximumObjects: 1 << 16) }
     }
     let graphed = decoded.flatMap { items in Result { () throws(CoderError) in try reencoded(items, header: archive.header) } }
     // The streaming decode gives what the graph decode gives: the same objects (re-encoded to

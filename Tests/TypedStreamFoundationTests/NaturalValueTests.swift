@@ -27,6 +27,25 @@ struct NaturalValueTests {
         #expect(try archived(decoded) == bytes)
     }
 
+    @Test func sharedObjectsRepeatedPastTheBudgetAreMarked() {
+        // Level k holds level k − 1 twice: 2^40 strings at the bottom, a few objects in memory.
+        var level: AnyObject = StringObject("lol")
+        for _ in 0..<40 { level = ArrayObject([level, level]) }
+        func count(_ value: NaturalValue, _ marked: inout Int) -> Int {
+            switch value {
+            case .array(let items): return 1 + items.reduce(0) { $0 + count($1, &marked) }
+            case .object(_, let description) where description == "<over budget>": marked += 1; return 1
+            default: return 1
+            }
+        }
+        var marked = 0
+        let converted = count(naturalValue(of: level, maximumDepth: 64, maximumObjects: 1_000), &marked)
+        // 1 000 objects converted, and one marker where each further one was met.
+        #expect(marked > 0)
+        #expect(converted - marked == 1_000)
+        #expect(NaturalValue.defaultMaximumObjects == 1 << 24)
+    }
+
     @Test func cyclesAreCutDeepInAPath() {
         // A chain 100 arrays deep whose innermost array holds the 80th: found through the part
         // of the path kept in a set (below the first 64 objects).
