@@ -85,6 +85,20 @@ struct DecodingLimitsTests {
         #expect(throws: CoderError(.invalidValue, "")) { try Archiver.archivedBytes(withRootObject: tall) }
         tall.archiveClassChain.removeLast()
         #expect(try ArchiveReader.read(try Archiver.archivedBytes(withRootObject: tall)).groups.count == 1)
+        // So does the graph writer (what `encode` writes from JSON), counting the new classes
+        // of a chain together with the chain of the class they continue.
+        func classChain(_ count: Int, on root: ArchivedClass? = nil) -> ArchivedClass {
+            (0..<count).reduce(root) { below, n in ArchivedClass(name: Array("K\(n)".utf8), version: 0, superclass: below) }!
+        }
+        func archive(_ classes: [ArchivedClass]) -> Archive {
+            let objects = classes.map { ArchivedValue.object(ArchivedObject(archivedClass: $0), referenceWidth: nil) }
+            return Archive(groups: objects.map { ArchivedGroup(typeString: ArraySlice("@".utf8), types: [.object(className: nil)], values: [$0]) })
+        }
+        #expect(throws: WireError(.invalidToken, at: 0, "")) { try ArchiveWriter.write(archive([classChain(257)])) }
+        #expect(try ArchiveReader.read(try ArchiveWriter.write(archive([classChain(256)]))).groups.count == 1)
+        let base = classChain(200)
+        #expect(throws: WireError(.invalidToken, at: 0, "")) { try ArchiveWriter.write(archive([base, classChain(57, on: base)])) }
+        #expect(try ArchiveReader.read(try ArchiveWriter.write(archive([base, classChain(56, on: base)]))).groups.count == 2)
     }
 
     @Test func maximumTypeNesting() {

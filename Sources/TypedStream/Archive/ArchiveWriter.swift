@@ -380,10 +380,13 @@ public struct ArchiveWriter {
         while let entry = current {
             let source = entry.sourceIndex
             if let index = slots.value(for: entry, source: source) {
+                // Readers refuse a chain longer than their limit: the new classes and the chain
+                // of the class written before count together.
+                if links > 0 { try checkChainLength(links, continuingAt: entry) }
                 return try tokens.write(.classLink(.reference(index: index, width: referenceWidth(linkWidth, index: index))))
             }
             links += 1
-            guard links <= Self.maximumNesting else { throw invalid("class chain longer than \(Self.maximumNesting)") }
+            try checkChainLength(links, continuingAt: nil)
             let name = sharedString(entry.name, entry.nameDecision)
             let version = WireInteger(entry.version, width: width(entry.versionWidth, for: entry.version))
             let index = slotCount
@@ -393,5 +396,18 @@ public struct ArchiveWriter {
             linkWidth = entry.superclassReferenceWidth
         }
         try tokens.write(.classLink(.null))
+    }
+
+    /// Throws when `links` new classes followed by the chain of `tail` make a chain longer than
+    /// readers accept (``DecodingLimits/maximumClassChainLength``).
+    private func checkChainLength(_ links: Int, continuingAt tail: ArchivedClass?) throws(WireError) {
+        let longest = DecodingLimits.default.maximumClassChainLength
+        var length = links
+        var current = tail
+        while let entry = current, length <= longest {
+            length += 1
+            current = entry.superclass
+        }
+        guard length <= longest else { throw invalid("class chain longer than \(longest) classes, which readers refuse (DecodingLimits.maximumClassChainLength)") }
     }
 }
