@@ -35,7 +35,7 @@ extension OutputWriter {
                 default: appendEscapedByte(byte)
                 }
                 index += 1
-            } else if let length = Self.printableScalarLength(bytes, at: index) {
+            } else if let (_, length) = TextFormatting.printableScalar(bytes, at: index) {
                 append(bytes[index..<index + length])
                 index += length
             } else {
@@ -52,17 +52,4 @@ extension OutputWriter {
         appendHex(UInt64(byte), digits: 2)
     }
 
-    /// The length of the valid UTF-8 sequence at `index` when its scalar is neither a control
-    /// nor a format character, else `nil`.
-    private static func printableScalarLength(_ bytes: ArraySlice<UInt8>, at index: Int) -> Int? {
-        let lead = bytes[index]
-        let length = lead >= 0xF0 ? 4 : lead >= 0xE0 ? 3 : lead >= 0xC2 ? 2 : 0
-        guard length > 0, index + length <= bytes.endIndex else { return nil }
-        var iterator = bytes[index..<index + length].makeIterator()
-        var decoder = UTF8()
-        guard case .scalarValue(let scalar) = decoder.decode(&iterator), iterator.next() == nil else { return nil }
-        let category = scalar.properties.generalCategory
-        guard category != .control, category != .format else { return nil }
-        return length
-    }
 }

@@ -43,8 +43,7 @@ enum TextFormatting {
             if byte < 0x80 {
                 text += escapeASCII(byte)
                 index += 1
-            } else if let (scalar, length) = decodeScalar(buffer, at: index),
-                      scalar.properties.generalCategory != .control, scalar.properties.generalCategory != .format {
+            } else if let (scalar, length) = printableScalar(buffer[...], at: index) {
                 text.unicodeScalars.append(scalar)
                 index += length
             } else {
@@ -56,14 +55,18 @@ enum TextFormatting {
         return text + "\""
     }
 
-    /// The UTF-8 sequence starting at `index` with its length, or `nil` when it is invalid.
-    private static func decodeScalar(_ bytes: [UInt8], at index: Int) -> (Unicode.Scalar, Int)? {
+    /// The scalar of the valid multi-byte UTF-8 sequence at `index`, with its length, when it
+    /// is neither a control nor a format character (what the quoting of `tokens`, `inspect`
+    /// and error messages prints as it is); else `nil`.
+    static func printableScalar(_ bytes: ArraySlice<UInt8>, at index: Int) -> (Unicode.Scalar, Int)? {
         let lead = bytes[index]
         let length = lead >= 0xF0 ? 4 : lead >= 0xE0 ? 3 : lead >= 0xC2 ? 2 : 0
-        guard length > 0, index + length <= bytes.count else { return nil }
+        guard length > 0, index + length <= bytes.endIndex else { return nil }
         var iterator = bytes[index..<index + length].makeIterator()
         var decoder = UTF8()
         guard case .scalarValue(let scalar) = decoder.decode(&iterator), iterator.next() == nil else { return nil }
+        let category = scalar.properties.generalCategory
+        guard category != .control, category != .format else { return nil }
         return (scalar, length)
     }
 
