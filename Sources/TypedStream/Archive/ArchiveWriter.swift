@@ -377,9 +377,15 @@ public struct ArchiveWriter {
         var current = first
         var linkWidth = firstWidth
         var links = 0
+        let chainStart = slotCount
         while let entry = current {
             let source = entry.sourceIndex
             if let index = slots.value(for: entry, source: source) {
+                // A class this chain wrote already: the chain loops (a graph made by hand or
+                // from JSON can say so; readers refuse it).
+                if links > 0, index >= chainStart {
+                    throw invalid("the class chain of \(String(decoding: (first?.name ?? []), as: UTF8.self)) loops: \(String(decoding: entry.name, as: UTF8.self)) is its own superclass")
+                }
                 // Readers refuse a chain longer than their limit: the new classes and the chain
                 // of the class written before count together.
                 if links > 0 { try checkChainLength(links, continuingAt: entry) }

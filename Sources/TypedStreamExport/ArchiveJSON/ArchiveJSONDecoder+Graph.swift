@@ -186,6 +186,9 @@ extension ArchiveJSONDecoder {
         let links = try array(value, "a class chain")
         var first: (ArchivedClass, IntegerWidth?)? = nil
         var last: ArchivedClass? = nil
+        /// The classes this chain defines: a reference back to one of them makes the chain loop
+        /// (a class its own superclass), which no reader takes and which would never be freed.
+        var defined: [ArchivedClass] = []
         for (i, link) in links.enumerated() {
             path.push(i)
             if has(link, "ref") {
@@ -195,6 +198,10 @@ extension ArchiveJSONDecoder {
                 let (entry, width) = try reference(link)
                 guard case .class(let linked, _) = entry else {
                     throw fail(.referenceKindMismatch, "a class chain refers to \(entry.kindName)")
+                }
+                if defined.contains(where: { $0 === linked }) {
+                    for entry in defined { entry.superclass = nil }  // no cycle is left behind
+                    throw fail(.badValue, "the class chain loops: it refers back to \(linked.nameText), which it defines")
                 }
                 if let last {
                     last.superclass = linked
@@ -206,6 +213,7 @@ extension ArchiveJSONDecoder {
                 let linked = try decodeClass(link)
                 if let last { last.superclass = linked } else { first = (linked, nil) }
                 last = linked
+                defined.append(linked)
             }
             path.pop()
         }

@@ -1,0 +1,34 @@
+import Foundation
+import Testing
+import TypedStream
+import TypedStreamExport
+
+/// The finds of the `jsonimporter` fuzz target (Samples/malformed/fuzz-jsonimporter-*), replayed
+/// with its property: JSON the importer accepts is written or refused by the writer, and what
+/// the writer writes reads back as an archive.
+@Suite("JSON importer fuzz finds")
+struct JSONImporterFindsTests {
+    static let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .appendingPathComponent("../../Samples/malformed").standardizedFileURL
+    static let finds: [String] = ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? [])
+        .filter { $0.hasPrefix("fuzz-jsonimporter-") }.sorted()
+
+    @Test func thereAreFinds() { #expect(!Self.finds.isEmpty) }
+
+    @Test(arguments: finds)
+    func find(_ name: String) throws {
+        let bytes = [UInt8](try Data(contentsOf: Self.folder.appendingPathComponent(name)))
+        guard let archive = try? ArchiveJSON.decode(bytes), let written = try? ArchiveWriter.write(archive) else { return }
+        #expect(throws: Never.self, "\(name): bytes written from imported JSON do not read back") { _ = try ArchiveReader.read(written) }
+    }
+
+    /// The first find: a class chain that refers back to a class it defines (LoopA → LoopB →
+    /// LoopA) was imported, written, and refused by the reader; now the importer refuses it.
+    @Test func aClassChainThatLoopsIsRefused() {
+        let json = #"""
+        {"format": "typedstream-json", "formatVersion": 1, "header": {"streamerVersion": 4, "byteOrder": "little", "systemVersion": 1000},
+         "groups": [{"type": "@", "values": [{"object": 0, "class": [{"id": 1, "name": "LoopA", "version": 0}, {"id": 2, "name": "LoopB", "version": 0}, {"ref": 1}], "groups": []}]}]}
+        """#
+        #expect(throws: ArchiveJSONError.self) { try ArchiveJSON.decode(Array(json.utf8)) }
+    }
+}
