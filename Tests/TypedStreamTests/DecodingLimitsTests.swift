@@ -56,6 +56,13 @@ struct DecodingLimitsTests {
         Self.expectAccepted(named, Self.limits { $0.maximumClassNameLength = 5 })
         Self.expectRefused(named, Self.limits { $0.maximumClassNameLength = 4 }, at: 21)
         #expect(DecodingLimits.default.maximumClassNameLength == 256)
+        // The graph writer refuses to write a name readers refuse.
+        let namedArchive = { (length: Int) -> Archive in
+            let object = ArchivedObject(archivedClass: ArchivedClass(name: Array(repeating: UInt8(ascii: "N"), count: length), version: 0))
+            return Archive(groups: [ArchivedGroup(typeString: ArraySlice("@".utf8), types: [.object(className: nil)], values: [.object(object, referenceWidth: nil)])])
+        }
+        #expect(throws: WireError(.invalidToken, at: 0, "")) { try ArchiveWriter.write(namedArchive(257)) }
+        #expect(throws: Never.self) { try ArchiveWriter.write(namedArchive(256)) }
     }
 
     @Test func maximumClassChainLength() throws {

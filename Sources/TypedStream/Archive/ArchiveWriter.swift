@@ -393,6 +393,10 @@ public struct ArchiveWriter {
             }
             links += 1
             try checkChainLength(links, continuingAt: nil)
+            let longestName = DecodingLimits.default.maximumClassNameLength
+            guard entry.name.count <= longestName else {
+                throw invalid("a class name of \(entry.name.count) bytes, longer than readers accept (\(longestName), DecodingLimits.maximumClassNameLength)")
+            }
             let name = sharedString(entry.name, entry.nameDecision)
             let version = WireInteger(entry.version, width: width(entry.versionWidth, for: entry.version))
             let index = slotCount
