@@ -214,16 +214,7 @@ struct ArchiveJSONEncoder: ~Copyable {
             out.hexObject(payload)
         case (.bytes, .unsharedString(let payload, let w)):
             guard let payload else { return out.null() }
-            let length = Int64(payload.count)
-            let width = WireDefaults.effectiveWidth(w, for: length, .counted)
-            if width == WireDefaults.width(for: length, .counted) {
-                out.bytesField(payload)
-            } else {
-                out.beginBoxedBytes(payload)
-                out.key("width")
-                out.string(width.name)
-                out.endObject()
-            }
+            out.unsharedBytes(payload, lengthWidth: w)
         case (.atom, .sharedString(let text, let recorded)), (.selector, .sharedString(let text, let recorded)):
             guard let text else { return out.null() }
             if let decision = sharedString(text, recorded) {

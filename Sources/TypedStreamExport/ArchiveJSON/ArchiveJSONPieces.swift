@@ -5,6 +5,21 @@ import TypedStream
 /// encoder (``ArchiveJSON/encode(_:options:)``) and the token encoder (``ArchiveJSON/write(_:options:to:)``):
 /// byte strings, wire decisions, references, integers and reals with their forms.
 extension JSONTextWriter {
+    /// A `+` value's bytes: plain, or boxed with `"width"` where its length was written with
+    /// another width than NSArchiver would choose.
+    mutating func unsharedBytes(_ payload: ArraySlice<UInt8>, lengthWidth recorded: IntegerWidth?) {
+        let length = Int64(payload.count)
+        let width = WireDefaults.effectiveWidth(recorded, for: length, .counted)
+        if width == WireDefaults.width(for: length, .counted) {
+            bytesField(payload)
+        } else {
+            beginBoxedBytes(payload)
+            key("width")
+            string(width.name)
+            endObject()
+        }
+    }
+
     /// Bytes as a JSON string when they are UTF-8, else as `{"hex": …}`.
     mutating func bytesField(_ bytes: ArraySlice<UInt8>) {
         if ByteText.isValidUTF8(bytes) {

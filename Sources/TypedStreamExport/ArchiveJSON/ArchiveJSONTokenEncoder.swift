@@ -297,17 +297,7 @@ struct ArchiveJSONTokenEncoder: ~Copyable {
             json.hexObject(bytes[token.payload])
         case .unsharedString:
             guard token.form != .null else { return json.null() }
-            let payload = bytes[token.payload]
-            let length = Int64(payload.count)
-            let width = WireDefaults.effectiveWidth(token.width, for: length, .counted)
-            if width == WireDefaults.width(for: length, .counted) {
-                json.bytesField(payload)
-            } else {
-                json.beginBoxedBytes(payload)
-                json.key("width")
-                json.string(width.name)
-                json.endObject()
-            }
+            json.unsharedBytes(bytes[token.payload], lengthWidth: token.width)
         case .sharedString:
             guard token.form != .null else { return json.null() }
             let text = bytes[token.payload]
