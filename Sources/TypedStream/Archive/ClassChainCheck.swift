@@ -39,41 +39,53 @@ struct ClassChainCheck {
     mutating func newObject(slot: Int) {
         place = .afterObject(slot)
         chainStart = slot + 1
-        newClasses.removeAll(keepingCapacity: true)
+        if !newClasses.isEmpty { newClasses.removeAll(keepingCapacity: true) }
     }
 
     /// Checks the class link `token` of an archive whose bytes are `bytes`; returns the error it
     /// makes, if any.
     @inline(__always)
     mutating func check(_ token: CompactToken, in bytes: [UInt8]) -> WireError? {
+        // Most links: a class read before, ending a chain that took no new class (an object of
+        // a known class). Nothing to check or record.
+        if token.form == .reference, newClasses.isEmpty {
+            place = .none
+            return nil
+        }
+        return checkLink(form: token.form, slot: token.slot, start: token.start, payload: token.payload, in: bytes)
+    }
+
+    /// ``check(_:in:)`` for the links that start, extend or end a chain of new classes.
+    @inline(never)
+    private mutating func checkLink(form: CompactToken.Form, slot: Int, start: Int, payload: Range<Int>, in bytes: [UInt8]) -> WireError? {
         var found: WireError? = nil
         switch place {
-        case .afterObject(let object) where token.form == .null:
-            found = WireError(.unexpectedHeadByte, at: token.start, "object #\(object) has no class (nil where its class should be)")
-        case .afterClass where token.form == .reference && token.slot >= chainStart:
+        case .afterObject(let object) where form == .null:
+            found = WireError(.unexpectedHeadByte, at: start, "object #\(object) has no class (nil where its class should be)")
+        case .afterClass where form == .reference && slot >= chainStart:
             let name = String(decoding: bytes[lastName], as: UTF8.self)
-            found = WireError(.classChainLoop, at: token.start, "the superclass of class \(name) leads back to \(name): the class chain loops")
+            found = WireError(.classChainLoop, at: start, "the superclass of class \(name) leads back to \(name): the class chain loops")
         case .none:
             // The first link of a `#` value.
-            chainStart = token.slot
+            chainStart = slot
             newClasses.removeAll(keepingCapacity: true)
         default:
             break
         }
-        if token.form == .new {
-            lastName = token.payload
+        if form == .new {
+            lastName = payload
             place = .afterClass
-            newClasses.append(token.slot)
-            if found == nil, newClasses.count > maximumLength { found = tooLong(at: token.start) }
+            newClasses.append(slot)
+            if found == nil, newClasses.count > maximumLength { found = tooLong(at: start) }
         } else {
             place = .none
             // A chain of classes all read before was checked when they were read (and an
             // object of a known class costs no lookup).
             guard !newClasses.isEmpty else { return found }
             // The chain ends here (nil, or a class read before): its new classes' lengths.
-            let tail = token.form == .reference ? lengths[token.slot] ?? 1 : 0
-            if found == nil, newClasses.count + tail > maximumLength { found = tooLong(at: token.start) }
-            for (index, slot) in newClasses.enumerated() { lengths[slot] = newClasses.count - index + tail }
+            let tail = form == .reference ? lengths[slot] ?? 1 : 0
+            if found == nil, newClasses.count + tail > maximumLength { found = tooLong(at: start) }
+            for (index, newSlot) in newClasses.enumerated() { lengths[newSlot] = newClasses.count - index + tail }
             newClasses.removeAll(keepingCapacity: true)
         }
         return found

@@ -28,6 +28,8 @@ struct StreamingState {
     var cStrings: [ArchivedCString?] = []
     /// The objects being decoded, innermost last.
     var open: [StreamedObject] = []
+    /// Per shared-string slot: the type string a group with that type string was last taken as.
+    var typeStrings: [StreamedTypeString?] = []
     /// The top-level groups taken so far.
     var topLevelGroupsTaken = 0
     /// Set when the stream cannot go on: the top-level call under way is done again on the graph.
@@ -42,8 +44,9 @@ struct StreamingState {
     }
 }
 
-/// A class read from a chain: its link and its superclass's slot.
-struct StreamedClass {
+/// A class read from a chain: its link and its superclass's slot. A class, so that looking one
+/// up by slot (once per object decoded) costs a retain, not a copy of its fields.
+final class StreamedClass {
     /// Its name and version.
     let link: ArchiveClassLink
     /// Its name as archived.
@@ -52,6 +55,38 @@ struct StreamedClass {
     var superclassSlot: Int?
     /// Its chain and the type that decodes its objects, once worked out.
     var info: Unarchiver.ClassInfo?
+
+    /// A class named `name` (as archived) with link `link`; its superclass is set when read.
+    init(link: ArchiveClassLink, name: ArraySlice<UInt8>) {
+        self.link = link
+        self.name = name
+    }
+}
+
+/// A type string taken by a group: as asked for, its types, and whether its values can be read
+/// one operation at a time (see ``TokenReader/isStraightLine(_:)``).
+final class StreamedTypeString {
+    /// The type string as a codec asked for it.
+    let text: String
+    /// The types it parses to.
+    let types: [ObjCType]
+    /// Whether its groups are read without the reader's group frame.
+    let isStraightLine: Bool
+
+    init(text: String, types: [ObjCType], isStraightLine: Bool) {
+        self.text = text
+        self.types = types
+        self.isStraightLine = isStraightLine
+    }
+}
+
+/// The group whose values are being read: its next operation and end in the reader's program,
+/// and whether they are read one by one (``TokenReader/directValue(at:)``) or through the
+/// reader's group frame.
+struct StreamedGroup {
+    var pc: Int
+    let end: Int
+    let isDirect: Bool
 }
 
 /// An object whose contents are being decoded.
@@ -84,80 +119,129 @@ extension Unarchiver {
         return Self.streamingStops
     }
 
-    /// The next token of the stream; marks the stream as needing the graph on any error or at
-    /// the end.
-    private func streamNext() throws(CoderError) -> CompactToken {
+    /// Runs `body` on the reader; a wire error marks the stream as needing the graph.
+    @inline(__always)
+    private func streamRead<Result>(_ body: (inout TokenReader) throws(WireError) -> Result) throws(CoderError) -> Result {
         guard !stream.needsGraph else { throw Self.streamingStops }
         do {
-            if let token = try stream.reader.nextCompact() { return token }
+            return try body(&stream.reader)
         } catch {
             stream.needsGraph = true
             throw CoderError(error)
         }
-        throw streamNeedsGraph()
     }
 
-    /// Takes the next group's type string, which must be spelled exactly `typeString`.
-    private func streamTypeString(_ typeString: String) throws(CoderError) {
-        let token = try streamNext()
-        guard token.code == .typeString,
-              stream.reader.bytes[token.payload].sameBytes(asUTF8Of: typeString) else { throw streamNeedsGraph() }
+    /// The next token of a group entered with the reader's frame, or of an array inside one;
+    /// marks the stream as needing the graph on any error or at the end.
+    private func streamNext() throws(CoderError) -> CompactToken {
+        guard let token = try streamRead({ (reader) throws(WireError) in try reader.nextCompact() }) else { throw streamNeedsGraph() }
+        return token
+    }
+
+    /// Takes the next group's type string, which must be spelled exactly `typeString`, and
+    /// returns its types and where its values come from. A type string is matched against the
+    /// bytes once per shared string; later groups that refer to it compare two strings.
+    private func streamGroup(_ typeString: String) throws(CoderError) -> (types: [ObjCType], group: StreamedGroup) {
+        let (token, operations) = try streamRead { (reader) throws(WireError) in try reader.directGroupStart() }
+        let index = token.textIndex
+        let known: StreamedTypeString
+        if index < stream.typeStrings.count, let entry = stream.typeStrings[index], entry.text == typeString {
+            known = entry
+        } else {
+            guard stream.reader.bytes[token.payload].sameBytes(asUTF8Of: typeString) else { throw streamNeedsGraph() }
+            known = StreamedTypeString(text: typeString, types: try parsedTypes(typeString),
+                                       isStraightLine: stream.reader.isStraightLine(operations))
+            stream.typeStrings.pad(toInclude: index, with: nil)
+            stream.typeStrings[index] = known
+        }
         if stream.open.isEmpty { stream.topLevelGroupsTaken += 1 }
+        if !known.isStraightLine { stream.reader.enterGroup(operations) }
+        return (known.types, StreamedGroup(pc: operations.lowerBound, end: operations.upperBound, isDirect: known.isStraightLine))
+    }
+
+    /// The next value token of `group`.
+    private func streamNext(in group: inout StreamedGroup) throws(CoderError) -> CompactToken {
+        guard group.isDirect else { return try streamNext() }
+        guard group.pc < group.end else { throw streamNeedsGraph() }
+        let pc = group.pc
+        group.pc += 1
+        return try streamRead { (reader) throws(WireError) in try reader.directValue(at: pc) }
+    }
+
+    /// Checks that every value of `group` was read and leaves it, so the next group can start.
+    private func streamFinish(_ group: StreamedGroup) throws(CoderError) {
+        if group.isDirect {
+            guard group.pc == group.end else { throw streamNeedsGraph() }
+        } else {
+            guard stream.reader.leaveFinishedGroup() else { throw streamNeedsGraph() }
+        }
     }
 
     /// Takes the next group, of type string `typeString`, and returns its values.
     func streamValues(_ typeString: String) throws(CoderError) -> [ArchivedValue] {
-        let types = try parsedTypes(typeString)
-        try streamTypeString(typeString)
+        var (types, group) = try streamGroup(typeString)
         var values: [ArchivedValue] = []
         values.reserveCapacity(types.count)
-        for type in types { values.append(try streamValue(type)) }
+        for type in types { values.append(try streamValue(type, in: &group)) }
+        try streamFinish(group)
         return values
     }
 
     /// Takes the next group, which must be the single type `typeString`, and returns its value.
     func streamValue(_ typeString: String) throws(CoderError) -> ArchivedValue {
-        let types = try parsedTypes(typeString)
+        var (types, group) = try streamGroup(typeString)
         guard types.count == 1 else { throw streamNeedsGraph() }
-        try streamTypeString(typeString)
-        return try streamValue(types[0])
+        let value = try streamValue(types[0], in: &group)
+        try streamFinish(group)
+        return value
+    }
+
+    /// Takes the next group, which must be `"+"`, and returns its bytes (`nil` for NULL): what
+    /// ``streamValue(_:)`` gives as an ``ArchivedValue/unsharedString(_:lengthWidth:)``,
+    /// without making the value.
+    func streamCountedBytes() throws(CoderError) -> ArraySlice<UInt8>? {
+        var (_, group) = try streamGroup("+")
+        let token = try streamNext(in: &group)
+        guard token.code == .unsharedString else { throw streamNeedsGraph() }
+        try streamFinish(group)
+        return token.form == .null ? nil : stream.reader.bytes[token.payload]
     }
 
     /// Reads one value of `type` (objects, classes and C strings are left to the graph).
-    private func streamValue(_ type: ObjCType) throws(CoderError) -> ArchivedValue {
+    private func streamValue(_ type: ObjCType, in group: inout StreamedGroup) throws(CoderError) -> ArchivedValue {
         switch type {
         case .qualified(_, let inner):
-            return try streamValue(inner)
+            return try streamValue(inner, in: &group)
         case .array(let count, let element):
-            if case .char = element.unqualified { return try streamRawBytes() }
-            if case .unsignedChar = element.unqualified { return try streamRawBytes() }
-            guard try streamNext().code == .arrayStart else { throw streamNeedsGraph() }
+            if case .char = element.unqualified { return try streamRawBytes(in: &group) }
+            if case .unsignedChar = element.unqualified { return try streamRawBytes(in: &group) }
+            guard try streamNext(in: &group).code == .arrayStart else { throw streamNeedsGraph() }
             var values: [ArchivedValue] = []
             values.reserveCapacity(count)
-            for _ in 0..<count { values.append(try streamValue(element)) }
-            guard try streamNext().code == .arrayEnd else { throw streamNeedsGraph() }
+            for _ in 0..<count { values.append(try streamValue(element, in: &group)) }
+            guard try streamNext(in: &group).code == .arrayEnd else { throw streamNeedsGraph() }
             return .array(values)
         case .structure(_, let fields):
-            guard try streamNext().code == .structStart else { throw streamNeedsGraph() }
+            guard try streamNext(in: &group).code == .structStart else { throw streamNeedsGraph() }
             var values: [ArchivedValue] = []
             values.reserveCapacity(fields.count)
-            for field in fields { values.append(try streamValue(field.type)) }
-            guard try streamNext().code == .structEnd else { throw streamNeedsGraph() }
+            for field in fields { values.append(try streamValue(field.type, in: &group)) }
+            guard try streamNext(in: &group).code == .structEnd else { throw streamNeedsGraph() }
             return .structure(values)
         case .union:
-            return try streamRawBytes()
+            return try streamRawBytes(in: &group)
         case .cString:
-            return try streamCString()
+            return try streamCString(in: &group)
         case .object, .classObject, .pointer, .bitfield, .void, .unknown:
             throw streamNeedsGraph()
         default:
-            return try streamScalar(streamNext())
+            return try streamScalar(streamNext(in: &group))
         }
     }
 
     /// A `*` value: a C string, one entry per slot as in the graph.
-    private func streamCString() throws(CoderError) -> ArchivedValue {
-        let token = try streamNext()
+    private func streamCString(in group: inout StreamedGroup) throws(CoderError) -> ArchivedValue {
+        let token = try streamNext(in: &group)
         guard token.code == .cString else { throw streamNeedsGraph() }
         switch token.form {
         case .null:
@@ -174,8 +258,8 @@ extension Unarchiver {
     }
 
     /// A `[Nc]` or union value: raw bytes.
-    private func streamRawBytes() throws(CoderError) -> ArchivedValue {
-        let token = try streamNext()
+    private func streamRawBytes(in group: inout StreamedGroup) throws(CoderError) -> ArchivedValue {
+        let token = try streamNext(in: &group)
         guard token.code == .rawBytes else { throw streamNeedsGraph() }
         return .bytes(stream.reader.bytes[token.payload])
     }
@@ -188,9 +272,11 @@ extension Unarchiver {
 
     /// Takes the next `"@"` group and returns its object, decoding a new one there.
     func streamObject() throws(CoderError) -> AnyObject? {
-        try streamTypeString("@")
-        let token = try streamNext()
+        var (types, group) = try streamGroup("@")
+        guard types.count == 1 else { throw streamNeedsGraph() }
+        let token = try streamNext(in: &group)
         guard token.code == .object else { throw streamNeedsGraph() }
+        try streamFinish(group)
         switch token.form {
         case .null:
             return nil
@@ -223,7 +309,7 @@ extension Unarchiver {
             // version, a generic object) with the graph's offsets.
             throw streamNeedsGraph()
         }
-        guard try streamNext().code == .endOfObject else { throw streamNeedsGraph() }  // groups left
+        guard stream.reader.directEndOfObject() else { throw streamNeedsGraph() }  // groups left
         return instance
     }
 
@@ -232,8 +318,7 @@ extension Unarchiver {
         var first: Int?
         var previous: Int?
         while true {
-            let link = try streamNext()
-            guard link.code == .classLink else { throw streamNeedsGraph() }
+            let link = try streamRead { (reader) throws(WireError) in try reader.directClassLink() }
             switch link.form {
             case .new:
                 let name = stream.reader.bytes[link.payload]
@@ -257,17 +342,18 @@ extension Unarchiver {
 
     /// The chain and decoding type of the class in `slot` (worked out once per class).
     private func streamClassInfo(_ slot: Int) -> ClassInfo {
-        if let known = stream.classes[slot]?.info { return known }
+        let entry = stream.classes[slot]
+        if let known = entry?.info { return known }
         var chain: [ArchiveClassLink] = []
         var current: Int? = slot
         // The index refused chains that loop; the bound (a chain has each class once) only
         // keeps a bug from hanging.
-        while let index = current, let entry = stream.classes[index], chain.count < stream.classes.count {
-            chain.append(entry.link)
-            current = entry.superclassSlot
+        while let index = current, let link = stream.classes[index], chain.count < stream.classes.count {
+            chain.append(link.link)
+            current = link.superclassSlot
         }
         let info = classInfo(forChain: chain)
-        stream.classes[slot]?.info = info
+        entry?.info = info
         return info
     }
 
@@ -296,7 +382,7 @@ extension Unarchiver {
     /// Forgets the decoding types worked out for the classes read (the class substitutions
     /// changed).
     func forgetStreamedClassTypes() {
-        for slot in stream.classes.indices { stream.classes[slot]?.info = nil }
+        for case let entry? in stream.classes { entry.info = nil }
     }
 
     /// Where the stream stands, for doing the call about to start again on the graph.

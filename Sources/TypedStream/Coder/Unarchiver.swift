@@ -507,6 +507,9 @@ public final class Unarchiver {
 
     /// Decodes counted bytes as a slice of the archive's buffer (no copy); `nil` for NULL.
     public func decodeByteSlice() throws(CoderError) -> ArraySlice<UInt8>? {
+        // Inside an object a streaming decode takes the bytes straight from the token (the
+        // most common value of all: every string's contents).
+        if isStreaming, !stream.open.isEmpty { return try streamCountedBytes() }
         guard case .unsharedString(let payload, _) = try decodeValue(ofObjCType: "+") else {
             throw CoderError(.badContents, "counted bytes expected")
         }
