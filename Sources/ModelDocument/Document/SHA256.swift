@@ -60,6 +60,11 @@ public enum SHA256 {
         hex(digest(of: bytes))
     }
 
+    /// Whether `text` is a digest as ``hexDigest(of:)`` spells it: 64 lowercase hex digits.
+    public static func isHexDigest(_ text: some StringProtocol) -> Bool {
+        text.utf8.count == 64 && text.utf8.allSatisfy { ($0 >= 0x30 && $0 <= 0x39) || ($0 >= 0x61 && $0 <= 0x66) }
+    }
+
     /// Lowercase hex of `bytes`.
     static func hex(_ bytes: [UInt8]) -> String {
         let digits = Array("0123456789abcdef".utf8)
