@@ -76,6 +76,25 @@ import Darwin
         #expect(opened.models.map(\.thumbnailLength) == [73, 73])
     }
 
+    @Test func listReadsNeitherTheHistoryNorTheImages() throws {
+        let folder = TemporaryFolder("store")
+        defer { folder.cleanUp() }
+        let directory = folder.sub("doc")
+        _ = ModelCommands.new(directory: directory)
+        #expect(ModelCommands.delete(directory: directory, name: "Sunrise").exitStatus == 0)
+        try writeBytes(directory + "/" + DocumentFiles.history, Array("not a history".utf8))
+        let listed = ModelCommands.list(directory: directory)
+        #expect(listed.exitStatus == 0)
+        #expect(listed.standardError == "")
+        let document = try ModelDocument.open(at: directory)
+        #expect(document.models.allSatisfy { $0.thumbnailSource?.filePath != nil })
+        // An edit needs the history, and says it is ignored.
+        let added = ModelCommands.add(directory: directory, name: "x")
+        #expect(added.exitStatus == 0)
+        #expect(added.standardError.hasPrefix("warning: undo history ignored: not a property list"), "\(added.standardError)")
+        #expect(added.standardError.split(separator: "\n").count == 1)
+    }
+
     @Test func unreferencedStoredThumbnailsAreRemovedWhenTheHistoryDropsThem() throws {
         let folder = TemporaryFolder("store")
         defer { folder.cleanUp() }

@@ -17,6 +17,7 @@ extension ModelDocument {
     /// ``ModelDocumentError`` `notRepresentable` when a value does not fit the version, `io`
     /// when such a thumbnail cannot be read.
     func prepareSave() throws(ModelDocumentError) -> PreparedSave {
+        loadHistory()
         let archive = try archiveBytes()
         let digest = SHA256.hexDigest(of: archive)
         let store = path(DocumentFiles.historyThumbnails)

@@ -45,7 +45,22 @@ public final class ModelDocument {
     public private(set) var wasCreated = false
 
     var rootChain: [ArchiveClassLink]
-    var history = EditHistory()
+    /// The undo history. Read from `history.plist` on first use, so commands that never need it
+    /// (`list`, `export`) do not pay for its length.
+    var history: EditHistory {
+        get {
+            loadHistory()
+            return loadedHistory
+        }
+        set {
+            loadHistory()
+            loadedHistory = newValue
+        }
+    }
+    private var loadedHistory = EditHistory()
+    /// What the history file must be decoded against: the models, version and archive digest
+    /// of the moment the document was opened; `nil` once loaded.
+    private var pendingHistory: (models: [Model], version: DocumentVersion, archiveSHA256: String)?
     var expectation: CommitPlan.Expectation
     /// Thumbnail files that exist but could not be read: never removed by a save.
     var unreadableThumbnails: Set<String> = []
@@ -73,10 +88,10 @@ public final class ModelDocument {
 
     /// Opens the document in `directory`: recovers an interrupted save, reads the settings file,
     /// refuses a version newer than ``DocumentVersion/newestUnderstood``, checks the archive
-    /// against the settings, decodes it with that version's layout, then loads the undo history
-    /// and finds the thumbnails (without reading them: see ``Model/thumbnail``). A model without
+    /// against the settings, decodes it with that version's layout, and finds the thumbnails (without reading them: see ``Model/thumbnail``). A model without
     /// a thumbnail is normal; a thumbnail the settings record but whose file is missing is a
-    /// warning, never a failure.
+    /// warning, never a failure. The undo history is read when first needed (an edit, undo,
+    /// redo or save); one that cannot be used is then ignored with a warning.
     ///
     /// Throws ``ModelDocumentError``: `notADocument`, `newerVersion`, `invalidVersion`,
     /// `malformedSettings`, `damaged` (also for a settings file without the archive's checksum),
@@ -127,15 +142,7 @@ public final class ModelDocument {
         if let count = settings.modelCount, count != contents.models.count {
             document.warnings.append("the settings file records \(count) models, the archive holds \(contents.models.count)")
         }
-        do {
-            if let historyBytes = try DurableIO.readIfPresent(DurableIO.join(directory, DocumentFiles.history)) {
-                document.history = try HistoryFile.decode(historyBytes, models: contents.models, version: version, archiveSHA256: digest,
-                                                          store: DurableIO.join(directory, DocumentFiles.historyThumbnails))
-                document.committedHistoryThumbnails = document.historyThumbnailDigests()
-            }
-        } catch {
-            document.warnings.append("undo history ignored: \(error.reason)")
-        }
+        document.pendingHistory = (contents.models, version, digest)
         document.loadThumbnails()
         return document
     }
@@ -218,6 +225,22 @@ public final class ModelDocument {
                     + "a document's names must be unique, as 'model add' requires (thumbnails are found by name), so nothing was \(action)")
             }
             first[name] = index
+        }
+    }
+
+    /// Reads the undo history if it has not been read yet. A history that cannot be used (of
+    /// another archive, malformed, naming a missing thumbnail) is ignored with a warning.
+    func loadHistory() {
+        guard let pending = pendingHistory else { return }
+        pendingHistory = nil
+        do {
+            if let historyBytes = try DurableIO.readIfPresent(path(DocumentFiles.history)) {
+                loadedHistory = try HistoryFile.decode(historyBytes, models: pending.models, version: pending.version,
+                                                       archiveSHA256: pending.archiveSHA256, store: path(DocumentFiles.historyThumbnails))
+                committedHistoryThumbnails = historyThumbnailDigests()
+            }
+        } catch {
+            warnings.append("undo history ignored: \(error.reason)")
         }
     }
 
