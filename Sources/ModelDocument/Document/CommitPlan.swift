@@ -101,7 +101,6 @@ struct CommitPlan {
 
     /// Steps 1 (after recovery) to 4. Appends to `created` every path it creates before it does.
     private func writeUpToTheCommit(_ mark: () throws(ModelDocumentError) -> Void, created: inout [String]) throws(ModelDocumentError) {
-
         let settingsPath = DurableIO.join(directory, DocumentFiles.settings)
         let current = try DurableIO.readIfPresent(settingsPath)
         switch (expectation, current) {
