@@ -50,6 +50,12 @@ import Testing
         (["x", nil, nil, "2147483648", nil, nil], "--kind: expected a whole number -2147483648…2147483647, got '2147483648'"),
         (["x", nil, nil, nil, "p", nil], "--para: expected a whole number -2147483648…2147483647, got 'p'"),
         (["", nil, nil, nil, nil, nil], "--name: must not be empty"),
+        (["x", "1,2,3,1e39", nil, nil, nil, nil], "--rect: height '1e39' is not a finite 32-bit float (magnitude at most 3.4028235e+38)"),
+        (["x", "-1e39,0,0,0", nil, nil, nil, nil], "--rect: x '-1e39' is not a finite 32-bit float (magnitude at most 3.4028235e+38)"),
+        (["x", "0,nan,0,0", nil, nil, nil, nil], "--rect: y 'nan' is not a finite 32-bit float (magnitude at most 3.4028235e+38)"),
+        (["x", "0,0,inf,0", nil, nil, nil, nil], "--rect: width 'inf' is not a finite 32-bit float (magnitude at most 3.4028235e+38)"),
+        (["x", "0,0,0,1e400", nil, nil, nil, nil], "--rect: height '1e400' is not a finite 32-bit float (magnitude at most 3.4028235e+38)"),
+        (["x", "0,0,0,\u{1B}", nil, nil, nil, nil], "--rect: expected x,y,w,h (four numbers), got '0,0,0,\\u{1b}'"),
     ])
     func addUsageErrors(values: [String?], message: String) {
         let output = ModelCommands.add(directory: "/nonexistent", name: values[0], rect: values[1], flag: values[2], kind: values[3], para: values[4], thumbnail: values[5])
@@ -101,8 +107,47 @@ import Testing
     }
 
     @Test func namesWithControlCharactersAreEscapedInListings() {
-        #expect(ModelListing.quoted("a\u{0}b\nc") == "a\\u{0}b\\u{a}c")
-        #expect(ModelListing.quoted(nil) == "(nil)")
-        #expect(ModelListing.quoted("") == "\"\"")
+        #expect(DisplayText.quoted("a\u{0}b\nc") == "a\\u{0}b\\u{a}c")
+        #expect(DisplayText.quoted("\u{7F}\u{9B}\u{A0}é") == "\\u{7f}\\u{9b}\u{A0}é")
+        #expect(DisplayText.quoted(nil) == "(nil)")
+        #expect(DisplayText.quoted("") == "\"\"")
+    }
+
+    @Test func echoedNamesAreEscaped() throws {
+        let folder = TemporaryFolder("commands")
+        defer { folder.cleanUp() }
+        let directory = folder.sub("doc")
+        _ = ModelCommands.new(directory: directory, empty: true)
+        let name = "t\u{1B}]0;pwned\u{7}\u{9B}x"
+        let shown = "'t\\u{1b}]0;pwned\\u{7}\\u{9b}x'"
+        #expect(ModelCommands.add(directory: directory, name: name) == CommandOutput(standardOutput: "added \(shown) (model 0)\n"))
+        #expect(ModelCommands.add(directory: directory, name: name).standardError == "model: \(directory): model 0 is already named \(shown) (thumbnails are found by name)\n")
+        #expect(ModelCommands.delete(directory: directory, name: name) == CommandOutput(standardOutput: "deleted \(shown)\n"))
+        #expect(ModelCommands.delete(directory: directory, name: name).standardError == "model: \(directory): no model is named \(shown)\n")
+        #expect(ModelCommands.undo(directory: directory) == CommandOutput(standardOutput: "undid delete \(shown)\n"))
+        #expect(ModelCommands.redo(directory: directory) == CommandOutput(standardOutput: "redid delete \(shown)\n"))
+    }
+
+    @Test func importRefusesTwoModelsWithOneNameAsAddDoes() throws {
+        let folder = TemporaryFolder("commands")
+        defer { folder.cleanUp() }
+        let keyed = try KeyedModelArchive.encode([
+            ModelRecord(name: "Twin", thumbnail: [1]), ModelRecord(name: "Other"), ModelRecord(name: "Twin", thumbnail: [2]),
+        ], version: .v2)
+        let file = folder.sub("twins.keyedarchive")
+        try writeBytes(file, keyed)
+        let directory = folder.sub("doc")
+        let output = ModelCommands.importKeyed(file: file, directory: directory)
+        #expect(output == CommandOutput(standardError: "model: \(file): models 0 and 2 are both named 'Twin'; a document's names must be unique, as 'model add' requires (thumbnails are found by name), so nothing was imported\n", exitStatus: 1))
+        #expect(!DurableIO.exists(directory))
+        #expect(throws: ModelDocumentError(.duplicateName, "")) {
+            try ModelDocument.create(at: directory, records: [ModelRecord(name: "A"), ModelRecord(name: "A")])
+        }
+        #expect(!DurableIO.exists(directory))
+    }
+
+    @Test func aFiniteRectAtTheEdgeOfFloatIsKept() throws {
+        let request = try ModelAddRequest(name: "x", rect: "-3.4028235e38, 1e-3, 0x1p4, 3.4028235e38")
+        #expect(request.record.rect == ModelRect(x: -Float.greatestFiniteMagnitude, y: 0.001, width: 16, height: Float.greatestFiniteMagnitude))
     }
 }

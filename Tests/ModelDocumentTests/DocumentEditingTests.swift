@@ -206,13 +206,16 @@ import TypedStreamFoundation
     @Test func unknownSettingsKeysSurviveASave() throws {
         let folder = TemporaryFolder()
         defer { folder.cleanUp() }
-        let directory = folder.sub("legacy")
-        try writeLegacyDocument(directory, archive: handArchiveV2, version: 2, extraSettings: ["reserved1": .string("keep me")])
+        let directory = folder.sub("doc")
+        _ = try ModelDocument.create(at: directory)
+        var written = try DocumentSettings(plist: readBytes(directory + "/settings.plist"))
+        written.otherEntries["reserved1"] = .string("keep me")
+        try writeBytes(directory + "/settings.plist", written.plistBytes())
         let document = try ModelDocument.open(at: directory)
         try document.delete(at: 0)
         try document.save()
         let settings = try DocumentSettings(plist: readBytes(directory + "/settings.plist"))
         #expect(settings.otherEntries["reserved1"] == .string("keep me"))
-        #expect(settings.generation == 1)
+        #expect(settings.generation == 2)
     }
 }

@@ -35,6 +35,8 @@ import Testing
         #expect(try settings.documentVersion() == .v1)
         #expect(settings.archiveSHA256 == nil)
         #expect(settings.generation == 0)
+        #expect(settings.isObjectiveCForm)
+        #expect(try !DocumentSettings(plist: SettingsValue.xmlBytes(["version": .integer(2), "format": .string("ModelDocument")])).isObjectiveCForm)
     }
 
     @Test func badSettingsAreRefused() throws {
@@ -68,6 +70,46 @@ import Testing
                      "file document.typedstream 1 XYZ", "file settings.plist 1 \(digest)\nfile settings.plist 1 \(digest)"] {
             let text = CommitJournal.magic + "\ngeneration 1\n" + line + "\nend\n"
             #expect(throws: ModelDocumentError(.damaged, "")) { try CommitJournal(parsing: Array(text.utf8)) }
+        }
+    }
+
+    @Test func aSettingsFileWithoutItsChecksumIsAnIntegrityError() throws {
+        let folder = TemporaryFolder()
+        defer { folder.cleanUp() }
+        let directory = folder.sub("doc")
+        _ = try ModelDocument.create(at: directory)
+        let path = directory + "/" + DocumentFiles.settings
+        var settings = try DocumentSettings(plist: readBytes(path))
+        settings.archiveSHA256 = nil
+        try writeBytes(path, settings.plistBytes())
+        let before = treeSnapshot(directory)
+        #expect(throws: ModelDocumentError(.damaged, "")) { try ModelDocument.open(at: directory) }
+        let listed = ModelCommands.list(directory: directory)
+        #expect(listed == CommandOutput(standardError: "model: \(path): \(ModelDocument.missingChecksumReason(version: .v2))\n", exitStatus: 1))
+        #expect(listed.standardError.contains("restore settings.plist from a backup"))
+        #expect(ModelCommands.add(directory: directory, name: "x").exitStatus == 1)
+        #expect(treeSnapshot(directory) == before)
+        // Not checking is still possible on request.
+        var options = ModelDocument.OpenOptions()
+        options.verifyChecksum = false
+        #expect(try ModelDocument.open(at: directory, options: options).count == 3)
+
+        // The recovery the message describes: the Objective-C app's form, then a save.
+        try writeBytes(path, SettingsValue.xmlBytes(["version": .integer(2)]))
+        #expect(ModelCommands.add(directory: directory, name: "x").exitStatus == 0)
+        #expect(try DocumentSettings(plist: readBytes(path)).archiveSHA256 != nil)
+        #expect(try ModelDocument.open(at: directory).count == 4)
+    }
+
+    @Test func onlyTheExactObjectiveCFormGoesWithoutAChecksum() throws {
+        let folder = TemporaryFolder()
+        defer { folder.cleanUp() }
+        let directory = folder.sub("doc")
+        try writeLegacyDocument(directory, archive: handArchiveV2, version: 2)
+        #expect(try ModelDocument.open(at: directory).count > 0)
+        for extra: [String: SettingsValue] in [["generation": .integer(3)], ["format": .string("ModelDocument")], ["archiveLength": .integer(1)], ["other": .string("x")]] {
+            try writeLegacyDocument(directory, archive: handArchiveV2, version: 2, extraSettings: extra)
+            #expect(throws: ModelDocumentError(.damaged, ""), "\(extra)") { try ModelDocument.open(at: directory) }
         }
     }
 }

@@ -37,4 +37,19 @@ struct ModelCommandTests {
         #expect(result.exitCode == .usage)
         #expect(result.standardError.contains(message), "\(result.standardError)")
     }
+
+    @Test func theCommandLineRefusesInfiniteRectsAndEscapesEchoedNames() {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("model-cli-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        #expect(TypedStreamCommand.run(["model", "new", folder, "--empty"]).exitCode == .success)
+        let infinite = TypedStreamCommand.run(["model", "add", folder, "--name", "r", "--rect", "0,0,0,1e39"])
+        #expect(infinite.exitCode == .usage)
+        #expect(infinite.standardError == "model: --rect: height '1e39' is not a finite 32-bit float (magnitude at most 3.4028235e+38)\n")
+        let added = TypedStreamCommand.run(["model", "add", folder, "--name", "a\u{1B}]0;title\u{7}"])
+        #expect(added.exitCode == .success)
+        #expect(added.standardOutput == "added 'a\\u{1b}]0;title\\u{7}' (model 0)\n")
+        #expect(added.standardError == "")
+        let undone = TypedStreamCommand.run(["model", "undo", folder])
+        #expect(undone.standardOutput == "undid add 'a\\u{1b}]0;title\\u{7}'\n")
+    }
 }

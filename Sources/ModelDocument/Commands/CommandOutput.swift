@@ -76,12 +76,7 @@ public struct ModelAddRequest: Hashable, Sendable {
         guard let name else { throw ModelUsageError(option: "--name", reason: "is required") }
         guard !name.isEmpty else { throw ModelUsageError(option: "--name", reason: "must not be empty") }
         var record = ModelRecord(name: name, type: type)
-        if let rect {
-            guard let parsed = ModelRect(argument: rect) else {
-                throw ModelUsageError(option: "--rect", reason: "expected x,y,w,h (four numbers), got '\(rect)'")
-            }
-            record.rect = parsed
-        }
+        if let rect { record.rect = try Self.finiteRect(rect) }
         if let flag {
             guard let value = UInt32(flag) else { throw ModelUsageError(option: "--flag", reason: "expected a whole number 0…\(UInt32.max), got '\(flag)'") }
             record.flag = value
@@ -95,5 +90,23 @@ public struct ModelAddRequest: Hashable, Sendable {
             record.para = value
         }
         self.init(record: record, thumbnailPath: thumbnail)
+    }
+
+    /// Parses `--rect x,y,w,h`: each value is read as a `Double` and must be finite and within
+    /// the range of a 32-bit float once rounded (the archive holds `{?=ffff}`), so `1e39` is refused rather
+    /// than stored as `inf`, and `nan` is refused too. Throws ``ModelUsageError`` naming the field.
+    static func finiteRect(_ text: String) throws(ModelUsageError) -> ModelRect {
+        let malformed = ModelUsageError(option: "--rect", reason: "expected x,y,w,h (four numbers), got '\(DisplayText.escaped(text))'")
+        guard let parts = ModelRect.argumentParts(text) else { throw malformed }
+        var values: [Float] = []
+        for (field, part) in zip(ModelRect.fieldNames, parts) {
+            guard let wide = Double(part) else { throw malformed }
+            // Rounds to a finite Float: `3.4028235e38`, the largest Float as it is spelled, is kept.
+            guard wide.isFinite, Float(wide).isFinite else {
+                throw ModelUsageError(option: "--rect", reason: "\(field) '\(DisplayText.escaped(part))' is not a finite 32-bit float (magnitude at most \(Float.greatestFiniteMagnitude))")
+            }
+            values.append(Float(wide))
+        }
+        return ModelRect(x: values[0], y: values[1], width: values[2], height: values[3])
     }
 }

@@ -36,13 +36,9 @@ public enum ModelCommands {
     public static func add(directory: String, request: ModelAddRequest) -> CommandOutput {
         edit(directory) { document throws(ModelDocumentError) in
             var record = request.record
-            if let path = request.thumbnailPath {
-                do { record.thumbnail = try DurableIO.read(path) } catch {
-                    throw ModelDocumentError(.io, path: path, "cannot read the thumbnail: \((error as? ModelDocumentError)?.reason ?? "\(error)")")
-                }
-            }
+            if let path = request.thumbnailPath { record.thumbnail = try DurableIO.read(path) }
             try document.add(record)
-            return "added '\(record.name ?? "")' (model \(document.count - 1))"
+            return "added \(DisplayText.name(record.name ?? "")) (model \(document.count - 1))"
         }
     }
 
@@ -61,7 +57,7 @@ public enum ModelCommands {
     public static func delete(directory: String, name: String) -> CommandOutput {
         edit(directory) { document throws(ModelDocumentError) in
             try document.delete(named: name)
-            return "deleted '\(name)'"
+            return "deleted \(DisplayText.name(name))"
         }
     }
 
@@ -69,7 +65,7 @@ public enum ModelCommands {
     public static func undo(directory: String) -> CommandOutput {
         edit(directory) { document throws(ModelDocumentError) in
             guard let label = document.undo() else { throw ModelDocumentError(.noSuchModel, path: directory, "nothing to undo") }
-            return "undid \(label)"
+            return "undid \(DisplayText.escaped(label))"
         }
     }
 
@@ -77,7 +73,7 @@ public enum ModelCommands {
     public static func redo(directory: String) -> CommandOutput {
         edit(directory) { document throws(ModelDocumentError) in
             guard let label = document.redo() else { throw ModelDocumentError(.noSuchModel, path: directory, "nothing to redo") }
-            return "redid \(label)"
+            return "redid \(DisplayText.escaped(label))"
         }
     }
 
@@ -119,9 +115,10 @@ public enum ModelCommands {
     }
 
     /// `model import FILE DIR`: creates a Model document from a keyed archive made by `export`.
+    /// Refuses, as `add` does, two models with the same name (nothing is created).
     public static func importKeyed(file: String, directory: String) -> CommandOutput {
         do {
-            let document = try KeyedModelArchive.importDocument(DurableIO.read(file), to: directory)
+            let document = try KeyedModelArchive.importDocument(DurableIO.read(file), to: directory, path: file)
             return .succeeded(["created \(directory) from \(file) (document version \(document.version), \(document.count) models)"])
         } catch {
             return .failed(error.description)

@@ -14,10 +14,10 @@ enum ModelListing {
         header.append("thumbnail")
         var rows = [header]
         for (index, model) in document.models.enumerated() {
-            var row = [String(index), quoted(model.name), quoted(model.type), model.rect.argument, String(model.flag), String(model.kind)]
+            var row = [String(index), DisplayText.quoted(model.name), DisplayText.quoted(model.type), model.rect.argument, String(model.flag), String(model.kind)]
             if version.hasPara { row.append(String(model.para)) }
             if version.hasReserved { row.append(String(model.reserved)) }
-            row.append(model.thumbnail.map { "\($0.count) bytes" } ?? "-")
+            row.append(model.thumbnailLength.map { "\($0) bytes" } ?? "-")
             rows.append(row)
         }
         let widths = header.indices.map { column in rows.map { $0[column].count }.max() ?? 0 }
@@ -31,16 +31,5 @@ enum ModelListing {
             lines.append(line)
         }
         return lines
-    }
-
-    /// The text with control characters escaped (`\u{0}`); `nil` as "(nil)"; empty as `""`.
-    static func quoted(_ text: String?) -> String {
-        guard let text else { return "(nil)" }
-        if text.isEmpty { return "\"\"" }
-        var out = ""
-        for scalar in text.unicodeScalars {
-            if scalar.value < 0x20 || scalar.value == 0x7F { out += "\\u{\(String(scalar.value, radix: 16))}" } else { out.unicodeScalars.append(scalar) }
-        }
-        return out
     }
 }

@@ -88,7 +88,7 @@ public struct CommitJournal: Hashable, Sendable {
         for line in lines[2..<(lines.count - 1)] {
             let words = line.text.split(separator: " ", omittingEmptySubsequences: false)
             guard words.count == 4, words[0] == "file", let length = Int(words[2]), length >= 0,
-                  words[3].utf8.count == 64, words[3].utf8.allSatisfy({ ($0 >= 0x30 && $0 <= 0x39) || ($0 >= 0x61 && $0 <= 0x66) }) else {
+                  SHA256.isHexDigest(words[3]) else {
                 throw bad(line.offset, "expected 'file NAME LENGTH SHA256'")
             }
             let name = String(words[1])

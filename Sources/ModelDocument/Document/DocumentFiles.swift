@@ -6,6 +6,8 @@
 ///   settings.plist         XML property list: version, format, writer, generation, archive checksum …
 ///   history.plist          undo/redo history, tied to the archive by its checksum
 ///   thumbnails/            one side file per model, named by ThumbnailName
+///   history-thumbnails/    the thumbnails the undo history needs, one file per content, named
+///                          by its SHA-256 (hard-linked to the side file where the file system allows)
 ///   backups/               copies made by `migrate` before it rewrites the document
 ///   commit.journal         only during a save, between the commit point and the last rename
 ///   *.new, *.tmp           only during a save (staged files); removed or rolled forward on open
@@ -22,6 +24,9 @@ public enum DocumentFiles {
     public static let history = "history.plist"
     /// `thumbnails`: the folder of thumbnail side files.
     public static let thumbnails = "thumbnails"
+    /// `history-thumbnails`: the undo history's thumbnails, each stored once under its SHA-256
+    /// (lowercase hex); the ones no edit refers to are removed when a save trims the history.
+    public static let historyThumbnails = "history-thumbnails"
     /// `backups`: copies of the archive and settings made before a migration.
     public static let backups = "backups"
     /// `commit.journal`: the commit record of a save in progress (see ``CommitJournal``).

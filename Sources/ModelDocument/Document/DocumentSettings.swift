@@ -11,8 +11,13 @@
 /// | `archiveLength` | integer | the archive's length in bytes |
 /// | `archiveSHA256` | string | the archive's SHA-256 (hex); checked on open |
 /// | `modelCount` | integer | how many Models the archive holds |
+/// | `thumbnails` | array of strings | the side files in `thumbnails/` the models have (a model without one is normal; a listed file that is missing is warned about) |
 ///
 /// Other keys are kept as read and written back, so fields reserved for future use survive.
+///
+/// A settings file without `archiveSHA256` is refused on open (the archive cannot be checked),
+/// except in the one form the Objective-C app wrote, before this program existed: a dictionary
+/// whose only entry is `version` (``isObjectiveCForm``).
 public struct DocumentSettings: Hashable, Sendable {
     /// The key names.
     public enum Key {
@@ -32,8 +37,10 @@ public struct DocumentSettings: Hashable, Sendable {
         public static let archiveSHA256 = "archiveSHA256"
         /// `modelCount`.
         public static let modelCount = "modelCount"
+        /// `thumbnails`.
+        public static let thumbnails = "thumbnails"
         /// Every key this program writes.
-        public static let all = [version, format, writer, generation, archive, archiveLength, archiveSHA256, modelCount]
+        public static let all = [version, format, writer, generation, archive, archiveLength, archiveSHA256, modelCount, thumbnails]
     }
 
     /// `"ModelDocument"`, the `format` value.
@@ -57,6 +64,12 @@ public struct DocumentSettings: Hashable, Sendable {
     public var archiveSHA256: String?
     /// `modelCount`, if present.
     public var modelCount: Int?
+    /// `thumbnails`: the side-file names recorded by the last save; `nil` when not recorded
+    /// (documents from the Objective-C app or older versions of this program).
+    public var thumbnailFiles: [String]?
+    /// Whether the file was exactly the Objective-C app's form: a dictionary holding `version`
+    /// and nothing else (no checksum; accepted without one).
+    public private(set) var isObjectiveCForm = false
     /// Keys this program does not know, kept as read.
     public var otherEntries: [String: SettingsValue] = [:]
 
@@ -72,6 +85,7 @@ public struct DocumentSettings: Hashable, Sendable {
     /// dictionary or lacks `version`, `invalidVersion` when `version` is not a whole number.
     public init(plist bytes: [UInt8], path: String? = nil) throws(ModelDocumentError) {
         var entries = try SettingsValue.parseDictionary(bytes, path: path, code: .malformedSettings)
+        isObjectiveCForm = entries.count == 1 && entries[Key.version] != nil
         guard let versionValue = entries.removeValue(forKey: Key.version) else {
             throw ModelDocumentError(.malformedSettings, path: path, "no '\(Key.version)' entry: cannot tell the document version")
         }
@@ -86,6 +100,13 @@ public struct DocumentSettings: Hashable, Sendable {
         archiveLength = entries.removeValue(forKey: Key.archiveLength)?.integerValue
         archiveSHA256 = entries.removeValue(forKey: Key.archiveSHA256)?.stringValue
         modelCount = entries.removeValue(forKey: Key.modelCount)?.integerValue
+        if let list = entries[Key.thumbnails]?.arrayValue {
+            let names = list.compactMap(\.stringValue)
+            if names.count == list.count {
+                thumbnailFiles = names
+                entries.removeValue(forKey: Key.thumbnails)
+            }
+        }
         otherEntries = entries
     }
 
@@ -100,6 +121,7 @@ public struct DocumentSettings: Hashable, Sendable {
         if let archiveLength { entries[Key.archiveLength] = .integer(archiveLength) }
         if let archiveSHA256 { entries[Key.archiveSHA256] = .string(archiveSHA256) }
         if let modelCount { entries[Key.modelCount] = .integer(modelCount) }
+        if let thumbnailFiles { entries[Key.thumbnails] = .array(thumbnailFiles.map { .string($0) }) }
         return try SettingsValue.xmlBytes(entries)
     }
 

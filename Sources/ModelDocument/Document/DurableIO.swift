@@ -14,9 +14,10 @@ enum DurableIO {
     /// The largest file read back (documents are far smaller).
     static let maximumFileSize = 1 << 30
 
-    static func failure(_ call: String, _ path: String, _ code: Int32 = errno) -> ModelDocumentError {
+    /// A failed system call as one line: "cannot `action` 'path': reason" (`strerror` of `code`).
+    static func failure(_ action: String, _ path: String, _ code: Int32 = errno) -> ModelDocumentError {
         let message = strerror(code).map { String(cString: $0) } ?? "error \(code)"
-        return ModelDocumentError(.io, path: path, "\(call) failed: \(message)")
+        return ModelDocumentError.fileOperation(action, path: path, message)
     }
 
     /// Joins a folder and a name with one `/`.
@@ -42,28 +43,28 @@ enum DurableIO {
         if let slash = parent.lastIndex(of: "/"), slash != parent.startIndex {
             try makeDirectories(String(parent[..<slash]))
         }
-        if mkdir(path, 0o755) != 0, errno != EEXIST { throw failure("mkdir", path) }
+        if mkdir(path, 0o755) != 0, errno != EEXIST { throw failure("create the folder", path) }
     }
 
     /// Reads a whole file.
     static func read(_ path: String) throws(ModelDocumentError) -> [UInt8] {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { throw failure("open", path) }
+        guard fd >= 0 else { throw failure("read", path) }
         defer { close(fd) }
         var info = stat()
-        guard fstat(fd, &info) == 0 else { throw failure("fstat", path) }
+        guard fstat(fd, &info) == 0 else { throw failure("read", path) }
         guard info.st_size >= 0, info.st_size <= maximumFileSize else {
-            throw ModelDocumentError(.io, path: path, "file of \(info.st_size) bytes is larger than \(maximumFileSize)")
+            throw ModelDocumentError.fileOperation("read", path: path, "the file has \(info.st_size) bytes, more than \(maximumFileSize)")
         }
         var bytes: [UInt8] = []
         bytes.reserveCapacity(Int(info.st_size))
         var chunk = [UInt8](repeating: 0, count: 65536)
         while true {
-            let n = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
+            let n = chunk.withUnsafeMutableBytes { posixRead(fd, $0.baseAddress, $0.count) }
             if n < 0 { if errno == EINTR { continue }; throw failure("read", path) }
             if n == 0 { break }
             bytes.append(contentsOf: chunk[0..<n])
-            guard bytes.count <= maximumFileSize else { throw ModelDocumentError(.io, path: path, "file grew beyond \(maximumFileSize) bytes") }
+            guard bytes.count <= maximumFileSize else { throw ModelDocumentError.fileOperation("read", path: path, "the file grew beyond \(maximumFileSize) bytes") }
         }
         return bytes
     }
@@ -76,33 +77,59 @@ enum DurableIO {
     /// Writes `bytes` to `path` (created or truncated) and `fsync`s it.
     static func writeSynced(_ path: String, _ bytes: [UInt8]) throws(ModelDocumentError) {
         do { try AtomicFile.writeSynced(bytes, to: path) } catch {
-            throw ModelDocumentError(.io, path: path, error.reason)
+            throw ModelDocumentError.fileOperation("write", path: path, error.reason)
         }
     }
 
-    /// `rename(2)`: atomically replaces `to` with `from`.
+    /// `rename(2)`: atomically replaces `to` with `from` (a failure names `to`, the file being
+    /// written). When both already name the same file, `from` is removed.
     static func rename(_ from: String, _ to: String) throws(ModelDocumentError) {
-        if Glibc.rename(from, to) != 0 { throw failure("rename to \(to)", from) }
+        if posixRename(from, to) != 0 { throw failure("write", to) }
+        // rename(2) does nothing when `from` and `to` are links to one file.
+        if exists(from) { try remove(from) }
     }
 
     /// Removes a file; a missing file is not an error.
     static func remove(_ path: String) throws(ModelDocumentError) {
-        if unlink(path) != 0, errno != ENOENT { throw failure("unlink", path) }
+        if unlink(path) != 0, errno != ENOENT { throw failure("remove", path) }
+    }
+
+    /// Removes the folder `path` if it is empty; otherwise, or on any failure, does nothing.
+    static func removeEmptyFolder(_ path: String) {
+        _ = rmdir(path)
+    }
+
+    /// The size of the regular file at `path`, or `nil` when there is none (no file is read).
+    static func fileSize(_ path: String) -> Int? {
+        var info = stat()
+        guard stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return nil }
+        return Int(info.st_size)
+    }
+
+    /// Whether this process may read `path` (`access(2)`).
+    static func isReadable(_ path: String) -> Bool {
+        access(path, R_OK) == 0
+    }
+
+    /// Makes `to` a new name (hard link) of the file `from`, replacing nothing; `false` when the
+    /// file system refuses (no hard links, another device, too many links, `to` exists).
+    static func link(_ from: String, _ to: String) -> Bool {
+        posixLink(from, to) == 0
     }
 
     /// `fsync`s a folder, making renames and removals in it durable.
     static func syncDirectory(_ path: String) throws(ModelDocumentError) {
         let fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        guard fd >= 0 else { throw failure("open", path) }
+        guard fd >= 0 else { throw failure("flush the folder", path) }
         defer { close(fd) }
-        if fsync(fd) != 0, errno != EINVAL { throw failure("fsync", path) }
+        if fsync(fd) != 0, errno != EINVAL { throw failure("flush the folder", path) }
     }
 
     /// The names in a folder (without `.` and `..`), sorted; empty if the folder does not exist.
     static func list(_ path: String) throws(ModelDocumentError) -> [String] {
         guard let dir = opendir(path) else {
             if errno == ENOENT { return [] }
-            throw failure("opendir", path)
+            throw failure("list the folder", path)
         }
         defer { closedir(dir) }
         var names: [String] = []
@@ -119,12 +146,12 @@ enum DurableIO {
     /// held until ``unlock(_:)`` or process exit.
     static func lock(_ path: String) throws(ModelDocumentError) -> Int32 {
         let fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        guard fd >= 0 else { throw failure("open", path) }
+        guard fd >= 0 else { throw failure("lock", path) }
         while flock(fd, LOCK_EX) != 0 {
             if errno == EINTR { continue }
             let code = errno
             close(fd)
-            throw failure("flock", path, code)
+            throw failure("lock", path, code)
         }
         return fd
     }
@@ -134,3 +161,18 @@ enum DurableIO {
         close(fd)
     }
 }
+
+// The system calls whose names DurableIO's own methods shadow, for each C library.
+#if canImport(Glibc)
+private func posixRead(_ fd: Int32, _ buffer: UnsafeMutableRawPointer?, _ count: Int) -> Int { Glibc.read(fd, buffer, count) }
+private func posixRename(_ from: String, _ to: String) -> Int32 { Glibc.rename(from, to) }
+private func posixLink(_ from: String, _ to: String) -> Int32 { Glibc.link(from, to) }
+#elseif canImport(Musl)
+private func posixRead(_ fd: Int32, _ buffer: UnsafeMutableRawPointer?, _ count: Int) -> Int { Musl.read(fd, buffer, count) }
+private func posixRename(_ from: String, _ to: String) -> Int32 { Musl.rename(from, to) }
+private func posixLink(_ from: String, _ to: String) -> Int32 { Musl.link(from, to) }
+#elseif canImport(Darwin)
+private func posixRead(_ fd: Int32, _ buffer: UnsafeMutableRawPointer?, _ count: Int) -> Int { Darwin.read(fd, buffer, count) }
+private func posixRename(_ from: String, _ to: String) -> Int32 { Darwin.rename(from, to) }
+private func posixLink(_ from: String, _ to: String) -> Int32 { Darwin.link(from, to) }
+#endif

@@ -19,7 +19,8 @@ public final class ModelDocument {
     /// Options for ``open(at:options:)``.
     public struct OpenOptions: Sendable {
         /// Refuse an archive whose SHA-256 or length differs from the settings file's record of
-        /// it. Default `true`.
+        /// it, and a settings file with no record of it (unless in the Objective-C app's form, see
+        /// ``DocumentSettings``). Default `true`.
         public var verifyChecksum = true
         /// Creates the default options.
         public init() {}
@@ -44,12 +45,27 @@ public final class ModelDocument {
     public private(set) var wasCreated = false
 
     var rootChain: [ArchiveClassLink]
-    var history = EditHistory()
+    /// The undo history. Read from `history.plist` on first use, so commands that never need it
+    /// (`list`, `export`) do not pay for its length.
+    var history: EditHistory {
+        get {
+            loadHistory()
+            return loadedHistory
+        }
+        set {
+            loadHistory()
+            loadedHistory = newValue
+        }
+    }
+    private var loadedHistory = EditHistory()
+    /// What the history file must be decoded against: the models, version and archive digest
+    /// of the moment the document was opened; `nil` once loaded.
+    private var pendingHistory: (models: [Model], version: DocumentVersion, archiveSHA256: String)?
     var expectation: CommitPlan.Expectation
-    /// SHA-256 of each thumbnail file on disk, by file name.
-    var thumbnailDigests: [String: String] = [:]
     /// Thumbnail files that exist but could not be read: never removed by a save.
     var unreadableThumbnails: Set<String> = []
+    /// The files of `history-thumbnails/` the history on disk refers to (as last read or saved).
+    var committedHistoryThumbnails: Set<String> = []
     /// Files a migration writes before its commit (backups).
     var pendingExtraFiles: [(path: String, bytes: [UInt8])] = []
     /// The archive and settings bytes as last read or written.
@@ -72,11 +88,14 @@ public final class ModelDocument {
 
     /// Opens the document in `directory`: recovers an interrupted save, reads the settings file,
     /// refuses a version newer than ``DocumentVersion/newestUnderstood``, checks the archive
-    /// against the settings, decodes it with that version's layout, then loads the undo history
-    /// and the thumbnails (a missing thumbnail is a warning, never a failure).
+    /// against the settings, decodes it with that version's layout, and finds the thumbnails (without reading them: see ``Model/thumbnail``). A model without
+    /// a thumbnail is normal; a thumbnail the settings record but whose file is missing is a
+    /// warning, never a failure. The undo history is read when first needed (an edit, undo,
+    /// redo or save); one that cannot be used is then ignored with a warning.
     ///
     /// Throws ``ModelDocumentError``: `notADocument`, `newerVersion`, `invalidVersion`,
-    /// `malformedSettings`, `damaged`, `malformedArchive`, `io`.
+    /// `malformedSettings`, `damaged` (also for a settings file without the archive's checksum),
+    /// `malformedArchive`, `io`.
     public static func open(at directory: String, options: OpenOptions = OpenOptions()) throws(ModelDocumentError) -> ModelDocument {
         guard DurableIO.isDirectory(directory) else {
             throw ModelDocumentError(.notADocument, path: directory, "no such folder")
@@ -100,6 +119,9 @@ public final class ModelDocument {
         }
         let digest = SHA256.hexDigest(of: archiveBytes)
         if options.verifyChecksum {
+            if settings.archiveSHA256 == nil, !settings.isObjectiveCForm {
+                throw ModelDocumentError(.damaged, path: settingsPath, Self.missingChecksumReason(version: version))
+            }
             if let expected = settings.archiveSHA256, expected != digest {
                 throw ModelDocumentError(.damaged, path: archivePath, "the archive's SHA-256 \(digest) is not the \(expected) the settings file records; it was changed outside this program")
             }
@@ -120,13 +142,7 @@ public final class ModelDocument {
         if let count = settings.modelCount, count != contents.models.count {
             document.warnings.append("the settings file records \(count) models, the archive holds \(contents.models.count)")
         }
-        do {
-            if let historyBytes = try DurableIO.readIfPresent(DurableIO.join(directory, DocumentFiles.history)) {
-                document.history = try HistoryFile.decode(historyBytes, models: contents.models, version: version, archiveSHA256: digest)
-            }
-        } catch {
-            document.warnings.append("undo history ignored: \(error.reason)")
-        }
+        document.pendingHistory = (contents.models, version, digest)
         document.loadThumbnails()
         return document
     }
@@ -136,10 +152,11 @@ public final class ModelDocument {
     /// when a record does not fit `version`, `io`.
     public static func create(at directory: String, records: [ModelRecord] = placeholderRecords,
                               version: DocumentVersion = .current) throws(ModelDocumentError) -> ModelDocument {
+        try checkUniqueNames(records, path: directory, action: "created")
         for record in records {
             let lost = record.fieldsLost(in: version)
             guard lost.isEmpty else {
-                throw ModelDocumentError(.notRepresentable, "document version \(version) cannot hold \(lost.joined(separator: ", ")) of '\(record.name ?? "nil")'")
+                throw ModelDocumentError(.notRepresentable, "document version \(version) cannot hold \(lost.joined(separator: ", ")) of \(DisplayText.name(record.name))")
             }
         }
         if DurableIO.exists(DurableIO.join(directory, DocumentFiles.settings)) || DurableIO.exists(DurableIO.join(directory, DocumentFiles.archive)) {
@@ -165,28 +182,77 @@ public final class ModelDocument {
         return document
     }
 
+    /// Finds each model's side file without reading it (one `stat` each): the bytes are read
+    /// only when asked for. Warns about a recorded thumbnail whose file is missing, and about one
+    /// that cannot be read.
     private func loadThumbnails() {
         let folder = path(DocumentFiles.thumbnails)
-        var cache: [String: [UInt8]] = [:]
+        let recorded = Set(settings.thumbnailFiles ?? [])
         for model in models {
+            model.thumbnailSource = nil
             guard let fileName = ThumbnailName.fileName(for: model.name) else { continue }
-            if let bytes = cache[fileName] { model.thumbnail = bytes; continue }
             let filePath = DurableIO.join(folder, fileName)
-            do {
-                if let bytes = try DurableIO.readIfPresent(filePath) {
-                    model.thumbnail = bytes
-                    cache[fileName] = bytes
-                    thumbnailDigests[fileName] = SHA256.hexDigest(of: bytes)
+            if let length = DurableIO.fileSize(filePath) {
+                if DurableIO.isReadable(filePath) {
+                    model.thumbnailSource = ThumbnailSource(file: filePath, length: length)
                 } else {
-                    model.thumbnail = nil
-                    warnings.append("thumbnail of model '\(model.name ?? "")' not found (\(DocumentFiles.thumbnails)/\(fileName)); its image is empty")
+                    unreadableThumbnails.insert(fileName)
+                    warnings.append("thumbnail of model \(DisplayText.name(model.name)) cannot be read (\(DocumentFiles.thumbnails)/\(fileName)); its image is empty")
                 }
-            } catch {
-                model.thumbnail = nil
-                unreadableThumbnails.insert(fileName)
-                warnings.append("thumbnail of model '\(model.name ?? "")' could not be read (\(error.description)); its image is empty")
+            } else if recorded.contains(fileName) {
+                warnings.append("thumbnail of model \(DisplayText.name(model.name)) not found (\(DocumentFiles.thumbnails)/\(fileName)); its image is empty")
             }
         }
+    }
+
+    /// The reason given for a settings file without the archive's checksum: what is wrong, and
+    /// how to recover, on one line.
+    static func missingChecksumReason(version: DocumentVersion) -> String {
+        "no \(DocumentSettings.Key.archiveSHA256) entry, so \(DocumentFiles.archive) cannot be checked; "
+            + "to recover, restore \(DocumentFiles.settings) from a backup, or, if you trust the archive, "
+            + "make \(DocumentFiles.settings) a property list holding only <key>version</key><integer>\(version.rawValue)</integer> "
+            + "(the Objective-C app's form) and the next save records a new checksum"
+    }
+
+    /// Refuses records of which two share a non-empty name: thumbnails are found by name, so one
+    /// image would be lost. Throws ``ModelDocumentError`` `duplicateName`.
+    static func checkUniqueNames(_ records: [ModelRecord], path: String?, action: String) throws(ModelDocumentError) {
+        var first: [String: Int] = [:]
+        for (index, record) in records.enumerated() {
+            guard let name = record.name, !name.isEmpty else { continue }
+            if let earlier = first[name] {
+                throw ModelDocumentError(.duplicateName, path: path, "models \(earlier) and \(index) are both named \(DisplayText.name(name)); "
+                    + "a document's names must be unique, as 'model add' requires (thumbnails are found by name), so nothing was \(action)")
+            }
+            first[name] = index
+        }
+    }
+
+    /// Reads the undo history if it has not been read yet. A history that cannot be used (of
+    /// another archive, malformed, naming a missing thumbnail) is ignored with a warning.
+    func loadHistory() {
+        guard let pending = pendingHistory else { return }
+        pendingHistory = nil
+        do {
+            if let historyBytes = try DurableIO.readIfPresent(path(DocumentFiles.history)) {
+                loadedHistory = try HistoryFile.decode(historyBytes, models: pending.models, version: pending.version,
+                                                       archiveSHA256: pending.archiveSHA256, store: path(DocumentFiles.historyThumbnails))
+                committedHistoryThumbnails = historyThumbnailDigests()
+            }
+        } catch {
+            warnings.append("undo history ignored: \(error.reason)")
+        }
+    }
+
+    /// The digests of every thumbnail the undo history refers to.
+    func historyThumbnailDigests() -> Set<String> {
+        var digests: Set<String> = []
+        for edit in history.undoStack + history.redoStack {
+            for model in edit.before + edit.after {
+                if let digest = model.thumbnailSource?.sha256 { digests.insert(digest) }
+            }
+        }
+        return digests
     }
 
     // MARK: - Reading
@@ -218,7 +284,7 @@ public final class ModelDocument {
         }
         if let name = record.name, !name.isEmpty,
            let clash = models.indices.first(where: { $0 != index && models[$0].name == name }) {
-            throw ModelDocumentError(.duplicateName, path: directory, "model \(clash) is already named '\(name)' (thumbnails are found by name)")
+            throw ModelDocumentError(.duplicateName, path: directory, "model \(clash) is already named \(DisplayText.name(name)) (thumbnails are found by name)")
         }
     }
 
@@ -234,7 +300,7 @@ public final class ModelDocument {
         hasUnsavedChanges = true
     }
 
-    private static func display(_ name: String?) -> String { "'\(name ?? "nil")'" }
+    private static func display(_ name: String?) -> String { DisplayText.name(name) }
 
     /// Appends a new model. Throws ``ModelDocumentError`` `notRepresentable` (e.g. `para` in a
     /// version 1 document) or `duplicateName`.
@@ -272,7 +338,7 @@ public final class ModelDocument {
     @discardableResult
     public func delete(named name: String) throws(ModelDocumentError) -> ModelRecord {
         guard let index = index(named: name) else {
-            throw ModelDocumentError(.noSuchModel, path: directory, "no model is named '\(name)'")
+            throw ModelDocumentError(.noSuchModel, path: directory, "no model is named \(DisplayText.name(name))")
         }
         return try delete(at: index)
     }

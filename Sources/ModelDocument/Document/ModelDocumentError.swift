@@ -46,6 +46,9 @@ public struct ModelDocumentError: Error, Hashable, Sendable, CustomStringConvert
     public var offset: Int?
     /// A human explanation.
     public var reason: String
+    /// For a failed file operation, what was being done to ``path`` ("read", "write", "remove",
+    /// "create the folder"): the description is then "cannot write 'PATH': reason".
+    public var action: String?
 
     /// Creates an error.
     public init(_ code: Code, path: String? = nil, offset: Int? = nil, _ reason: String) {
@@ -55,13 +58,23 @@ public struct ModelDocumentError: Error, Hashable, Sendable, CustomStringConvert
         self.reason = reason
     }
 
+    /// A failed file operation (code `io`): "cannot `action` 'path': reason", as in
+    /// "cannot write '/docs/a/settings.plist.new': Permission denied".
+    public static func fileOperation(_ action: String, path: String, _ reason: String) -> ModelDocumentError {
+        var error = ModelDocumentError(.io, path: path, reason)
+        error.action = action
+        return error
+    }
+
     /// Wraps a coder error about the archive at `path`.
     public init(_ error: CoderError, path: String?, code: Code = .malformedArchive) {
         self.init(code, path: path, offset: error.offset, error.reason)
     }
 
-    /// "path: offset 0x2f (47): reason".
+    /// "path: offset 0x2f (47): reason", or "cannot write 'path': reason" for a failed file
+    /// operation.
     public var description: String {
+        if let action, let path { return "cannot \(action) '\(path)': \(reason)" }
         var text = ""
         if let path { text += "\(path): " }
         if let offset { text += "offset 0x\(String(offset, radix: 16)) (\(offset)): " }

@@ -73,7 +73,7 @@ public enum Recovery {
                 }
             }
         }
-        for folder in [DocumentFiles.thumbnails, DocumentFiles.backups] {
+        for folder in [DocumentFiles.thumbnails, DocumentFiles.historyThumbnails, DocumentFiles.backups] {
             let path = DurableIO.join(directory, folder)
             for name in try DurableIO.list(path) where name.hasSuffix(DocumentFiles.temporarySuffix) {
                 try DurableIO.remove(DurableIO.join(path, name))

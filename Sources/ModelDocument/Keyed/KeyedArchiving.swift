@@ -87,7 +87,7 @@ enum KeyedArchiving {
     /// Writes `bytes` to `path` atomically (temporary file, `fsync`, `rename`, `fsync` the folder).
     static func writeAtomically(_ bytes: [UInt8], to path: String) throws(ModelDocumentError) {
         do { try AtomicFile.write(bytes, to: path) } catch {
-            throw ModelDocumentError(.io, path: path, error.reason)
+            throw ModelDocumentError.fileOperation("write", path: path, error.reason)
         }
     }
 }

@@ -62,9 +62,13 @@ public enum KeyedModelArchive {
         try encode(document.records, version: document.version)
     }
 
-    /// Creates a new Model document in `directory` from a keyed archive.
-    public static func importDocument(_ bytes: [UInt8], to directory: String) throws(ModelDocumentError) -> ModelDocument {
-        let (version, records) = try decode(bytes)
+    /// Creates a new Model document in `directory` from a keyed archive (read from `path`, named
+    /// in errors). Throws as ``decode(_:path:)``, `duplicateName` when two models share a name
+    /// (as ``ModelDocument/add(_:)`` does: each thumbnail is found by its model's name, so one
+    /// image would be lost; nothing is created), and as ``ModelDocument/create(at:records:version:)``.
+    public static func importDocument(_ bytes: [UInt8], to directory: String, path: String? = nil) throws(ModelDocumentError) -> ModelDocument {
+        let (version, records) = try decode(bytes, path: path)
+        try ModelDocument.checkUniqueNames(records, path: path, action: "imported")
         return try ModelDocument.create(at: directory, records: records, version: version)
     }
 }

@@ -58,8 +58,18 @@ public final class Model: ArchivableObject, CustomStringConvertible {
     public var para: Int32 = 0
     /// The reserved `i` group of the version 3 draft (0 when the layout has none).
     public var reserved: Int32 = 0
-    /// `md_image`'s bytes, loaded from the side file; never archived.
-    public var thumbnail: [UInt8]?
+    /// Where `md_image`'s bytes are (memory, the side file, the undo history's store).
+    var thumbnailSource: ThumbnailSource?
+
+    /// `md_image`'s bytes, from the side file (read when asked for, not when the document is
+    /// opened; `nil` when there is none or it can no longer be read); never archived.
+    public var thumbnail: [UInt8]? {
+        get { try? thumbnailSource?.bytes() }
+        set { thumbnailSource = newValue.map(ThumbnailSource.init(bytes:)) }
+    }
+
+    /// The thumbnail's length in bytes, known without reading it; `nil` when there is none.
+    public var thumbnailLength: Int? { thumbnailSource?.length }
 
     /// Creates an empty Model (nil name and type, zero values) in the current layout.
     public init() {}
@@ -113,7 +123,7 @@ public final class Model: ArchivableObject, CustomStringConvertible {
         other.kind = kind
         other.para = para
         other.reserved = reserved
-        other.thumbnail = thumbnail
+        other.thumbnailSource = thumbnailSource
         return other
     }
 

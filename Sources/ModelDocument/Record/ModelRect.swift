@@ -26,11 +26,21 @@ public struct ModelRect: ObjCValueConvertible, Hashable, Sendable, CustomStringC
         self.height = height
     }
 
-    /// Parses the command-line form `x,y,w,h` (four floats, spaces allowed); `nil` if malformed.
+    /// The names of the four values, in order (for messages).
+    public static let fieldNames = ["x", "y", "width", "height"]
+
+    /// The four comma-separated parts of the form `x,y,w,h` with spaces removed, or `nil` when
+    /// there are not exactly four.
+    static func argumentParts(_ argument: String) -> [String]? {
+        let parts = argument.split(separator: ",", omittingEmptySubsequences: false).map { $0.filter { $0 != " " } }
+        return parts.count == 4 ? parts : nil
+    }
+
+    /// Parses the form `x,y,w,h` (four floats, spaces allowed) as ``argument`` spells it, so
+    /// `nan` and `inf` read back; `nil` if malformed. (`model add --rect` takes finite values
+    /// only: see ``ModelAddRequest``.)
     public init?(argument: String) {
-        let parts = argument.split(separator: ",", omittingEmptySubsequences: false)
-            .map { $0.filter { $0 != " " } }
-        guard parts.count == 4 else { return nil }
+        guard let parts = Self.argumentParts(argument) else { return nil }
         var values: [Float] = []
         for part in parts {
             guard let value = Float(part) else { return nil }
