@@ -3,10 +3,10 @@ import TypedStream
 /// `NSArray` / `NSMutableArray` (version 0): an `"i"` count, then one `"@"` group per element.
 public final class ArrayObject: ArchivableObject, HoldsObjects {
     /// The chain as archived (`NSArray` v0 : `NSObject` v0 by default).
-    public var archiveClassChain: [ArchiveClassLink] = ArrayObject.immutableChain
+    @exclusivity(unchecked) public var archiveClassChain: [ArchiveClassLink] = ArrayObject.immutableChain
     /// The elements (typed objects where their class is registered, else generic); `nil` for a
     /// nil element (which a real NSArray cannot hold, but an archive can).
-    public var elements: [AnyObject?] = []
+    @exclusivity(unchecked) public var elements: [AnyObject?] = []
 
     /// `NSArray` v0 : `NSObject` v0.
     public static let immutableChain = [ArchiveClassLink("NSArray", version: 0), .nsObject]

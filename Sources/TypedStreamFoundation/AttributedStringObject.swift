@@ -31,11 +31,11 @@ public final class AttributedStringObject: ArchivableObject, HoldsObjects, Custo
     }
 
     /// The chain as archived (`NSAttributedString` v0 : `NSObject` v0 by default).
-    public var archiveClassChain: [ArchiveClassLink] = AttributedStringObject.immutableChain
+    @exclusivity(unchecked) public var archiveClassChain: [ArchiveClassLink] = AttributedStringObject.immutableChain
     /// The string object (an `NSString` or `NSMutableString`).
-    public var stringObject = StringObject()
+    @exclusivity(unchecked) public var stringObject = StringObject()
     /// The runs in order.
-    public var attributeRuns: [Run] = []
+    @exclusivity(unchecked) public var attributeRuns: [Run] = []
 
     /// `NSAttributedString` v0 : `NSObject` v0.
     public static let immutableChain = [ArchiveClassLink("NSAttributedString", version: 0), .nsObject]

@@ -21,9 +21,9 @@ public final class DictionaryObject: ArchivableObject, HoldsObjects {
     }
 
     /// The chain as archived (`NSDictionary` v0 : `NSObject` v0 by default).
-    public var archiveClassChain: [ArchiveClassLink] = DictionaryObject.immutableChain
+    @exclusivity(unchecked) public var archiveClassChain: [ArchiveClassLink] = DictionaryObject.immutableChain
     /// The entries in archived order.
-    public var entries: [Entry] = []
+    @exclusivity(unchecked) public var entries: [Entry] = []
 
     /// `NSDictionary` v0 : `NSObject` v0.
     public static let immutableChain = [ArchiveClassLink("NSDictionary", version: 0), .nsObject]

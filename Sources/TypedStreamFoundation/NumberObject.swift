@@ -34,11 +34,11 @@ public enum NumberValue: Hashable, Sendable {
 /// `@YES` from `[NSNumber numberWithChar:1]`.
 public final class NumberObject: ArchivableObject, CustomStringConvertible {
     /// The chain as archived (`NSNumber` v0 : `NSValue` v0 : `NSObject` v0).
-    public var archiveClassChain: [ArchiveClassLink] = NumberObject.chain
+    @exclusivity(unchecked) public var archiveClassChain: [ArchiveClassLink] = NumberObject.chain
     /// The `@encode` letter of the value (`"q"`, `"d"`, `"c"` …).
-    public var objCType: String = "q"
+    @exclusivity(unchecked) public var objCType: String = "q"
     /// The value.
-    public var value: NumberValue = .int(0)
+    @exclusivity(unchecked) public var value: NumberValue = .int(0)
 
     /// `NSNumber` v0 : `NSValue` v0 : `NSObject` v0.
     public static let chain = [ArchiveClassLink("NSNumber", version: 0), ArchiveClassLink("NSValue", version: 0), .nsObject]

@@ -7,9 +7,9 @@ import TypedStream
 /// and ``isValidUTF8`` says whether that was needed.
 public final class StringObject: ArchivableObject, CustomStringConvertible {
     /// The chain as archived (`NSString` v1 : `NSObject` v0 by default).
-    public var archiveClassChain: [ArchiveClassLink] = StringObject.immutableChain
+    @exclusivity(unchecked) public var archiveClassChain: [ArchiveClassLink] = StringObject.immutableChain
     /// The archived bytes (UTF-8 for Apple archives; NeXTSTEP encoding for NeXT-era files).
-    public var bytes: ArraySlice<UInt8> = []
+    @exclusivity(unchecked) public var bytes: ArraySlice<UInt8> = []
 
     /// `NSString` v1 : `NSObject` v0.
     public static let immutableChain = [ArchiveClassLink("NSString", version: 1), .nsObject]

@@ -40,24 +40,24 @@ public final class Model: ArchivableObject, CustomStringConvertible {
     public static let defaultChain = [ArchiveClassLink(className, version: classVersion), .nsObject]
 
     /// The class chain written (kept as read).
-    public var archiveClassChain: [ArchiveClassLink] = Model.defaultChain
+    @exclusivity(unchecked) public var archiveClassChain: [ArchiveClassLink] = Model.defaultChain
     /// Which groups ``encodeContents(with:)`` writes and ``decodeContents(with:)`` expects.
-    public var layout: DocumentVersion = .current
+    @exclusivity(unchecked) public var layout: DocumentVersion = .current
 
     /// The `md_name` object (an `NSString`/`NSMutableString`), kept as decoded.
-    public var nameObject: StringObject?
+    @exclusivity(unchecked) public var nameObject: StringObject?
     /// The `md_type` object, kept as decoded.
-    public var typeObject: StringObject?
+    @exclusivity(unchecked) public var typeObject: StringObject?
     /// `md_rt`.
-    public var rect: ModelRect = .zero
+    @exclusivity(unchecked) public var rect: ModelRect = .zero
     /// `md_flag`.
-    public var flag: UInt32 = 0
+    @exclusivity(unchecked) public var flag: UInt32 = 0
     /// `md_kind`.
-    public var kind: Int32 = 0
+    @exclusivity(unchecked) public var kind: Int32 = 0
     /// `md_para` (0 when the layout has none).
-    public var para: Int32 = 0
+    @exclusivity(unchecked) public var para: Int32 = 0
     /// The reserved `i` group of the version 3 draft (0 when the layout has none).
-    public var reserved: Int32 = 0
+    @exclusivity(unchecked) public var reserved: Int32 = 0
     /// Where `md_image`'s bytes are (memory, the side file, the undo history's store).
     var thumbnailSource: ThumbnailSource?
 
