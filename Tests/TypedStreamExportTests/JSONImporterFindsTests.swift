@@ -15,11 +15,32 @@ struct JSONImporterFindsTests {
 
     @Test func thereAreFinds() { #expect(!Self.finds.isEmpty) }
 
+    /// The small limits of the target (Tests/Fuzz/JSONImporterTarget.swift), which checks its
+    /// property with them and with the default limits.
+    static let fuzzLimits: DecodingLimits = {
+        var limits = DecodingLimits()
+        limits.maximumNesting = 16
+        limits.maximumTypeNesting = 8
+        limits.maximumObjects = 512
+        limits.maximumSharedStrings = 256
+        limits.maximumEmptyElementArray = 64
+        limits.maximumClassNameLength = 24
+        limits.maximumClassChainLength = 8
+        limits.maximumInputSize = 8192
+        return limits
+    }()
+
     @Test(arguments: finds)
     func find(_ name: String) throws {
         let bytes = [UInt8](try Data(contentsOf: Self.folder.appendingPathComponent(name)))
-        guard let archive = try? ArchiveJSON.decode(bytes), let written = try? ArchiveWriter.write(archive) else { return }
-        #expect(throws: Never.self, "\(name): bytes written from imported JSON do not read back") { _ = try ArchiveReader.read(written) }
+        for limits in [Self.fuzzLimits, .default] {
+            guard let archive = try? ArchiveJSON.decode(bytes, options: .init(limits: limits)),
+                  let written = try? ArchiveWriter.write(archive, limits: limits) else { continue }
+            #expect(throws: Never.self, "\(name): bytes written from imported JSON do not read back") {
+                _ = try ArchiveReader.read(written, limits: limits)
+                _ = try ArchiveIndex(bytes: written, limits: limits)
+            }
+        }
     }
 
     /// The first find: a class chain that refers back to a class it defines (LoopA → LoopB →
