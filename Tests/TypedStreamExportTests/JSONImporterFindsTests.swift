@@ -52,4 +52,24 @@ struct JSONImporterFindsTests {
         """#
         #expect(throws: ArchiveJSONError.self) { try ArchiveJSON.decode(Array(json.utf8)) }
     }
+
+    /// A find of the target with the adversarial seeds: an object holding a reference to
+    /// itself (legal) was imported into an archive that did not own its objects, and the cycle
+    /// was never freed. Now the archive owns them, and a document that fails part-way empties
+    /// what it made.
+    @Test func anObjectThatRefersToItselfIsFreedWithItsArchive() throws {
+        let header = #"{"format": "typedstream-json", "formatVersion": 1, "header": {"streamerVersion": 4, "byteOrder": "little", "systemVersion": 1000}, "groups": ["#
+        let selfish = #"{"type": "@", "values": [{"object": 0, "class": [{"id": 1, "name": "Loop", "version": 0}], "groups": [{"type": "@", "values": [{"ref": 0}]}]}]}"#
+        weak var object: ArchivedObject?
+        do {
+            let archive = try ArchiveJSON.decode(Array((header + selfish + "]}").utf8))
+            guard case .object(let first, _) = archive.groups[0].values[0] else { Issue.record("no object"); return }
+            object = first
+            #expect(object != nil)
+            #expect(try ArchiveReader.read(ArchiveWriter.write(archive)).groups.count == 1)
+        }
+        #expect(object == nil, "the object that refers to itself was not freed")
+        // The same object, then a group that fails: nothing made is kept.
+        #expect(throws: ArchiveJSONError.self) { try ArchiveJSON.decode(Array((header + selfish + #", {"type": "i", "values": ["x"]}]}"#).utf8)) }
+    }
 }

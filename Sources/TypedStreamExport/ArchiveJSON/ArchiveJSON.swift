@@ -87,7 +87,8 @@ public enum ArchiveJSON {
 
     /// Reads lossless JSON text back into an archive whose every wire decision is explicit.
     /// Throws ``ArchiveJSONError`` on invalid JSON (with its byte offset) and on any schema
-    /// violation (with its JSON path).
+    /// violation (with its JSON path). Like an archive from ``ArchiveReader``, the archive owns
+    /// its objects (they may refer to each other in cycles): keep it alive while you use them.
     public static func decode(_ json: [UInt8], options: DecodingOptions = DecodingOptions()) throws(ArchiveJSONError) -> Archive {
         let value = try JSONValue.parse(json, maximumDepth: options.maximumJSONDepth)
         return try decode(value, options: options)
@@ -96,6 +97,11 @@ public enum ArchiveJSON {
     /// Reads an already parsed lossless JSON document. Throws like ``decode(_:options:)``.
     public static func decode(_ value: JSONValue, options: DecodingOptions = DecodingOptions()) throws(ArchiveJSONError) -> Archive {
         var decoder = ArchiveJSONDecoder(maximumNesting: options.maximumNesting, limits: options.limits)
-        return try decoder.decodeDocument(value)
+        do {
+            return try decoder.decodeDocument(value)
+        } catch {
+            decoder.releaseObjects()
+            throw error
+        }
     }
 }

@@ -23,7 +23,7 @@ extension ArchiveJSONDecoder {
         path.push("groups")
         let groups = try decodeGroups(groupsValue)
         path.pop()
-        return Archive(header: header, groups: groups)
+        return Archive(header: header, groups: groups, owning: objects)
     }
 
     mutating func decodeHeader(_ value: JSONValue) throws(ArchiveJSONError) -> StreamHeader {
@@ -160,6 +160,7 @@ extension ArchiveJSONDecoder {
         path.pop()
         let slot = try claimSlot()
         let object = ArchivedObject(archivedClass: ArchivedClass(name: [], version: 0))
+        objects.append(object)
         try define(objectID, .object(object, slot: slot), key: "object")
         let chainValue = try require(fields[1], "class", in: what)
         path.push("class")

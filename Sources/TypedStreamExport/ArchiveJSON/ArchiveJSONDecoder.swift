@@ -38,10 +38,19 @@ struct ArchiveJSONDecoder {
     var typeCache: [[UInt8]: [ObjCType]] = [:]
     /// What readers count against their limits, counted in the writer's order.
     var tally: LimitTally
+    /// Every object made so far, in order: the archive owns them (objects may refer to each
+    /// other in cycles, which its end breaks), or an error empties them (``releaseObjects()``).
+    var objects: [ArchivedObject] = []
 
     init(maximumNesting: Int, limits: DecodingLimits = .default) {
         self.maximumNesting = maximumNesting
         self.tally = LimitTally(limits: limits)
+    }
+
+    /// Empties the groups of every object made, breaking the cycles a document that fails
+    /// part-way may have made (an object holding a reference to itself), so they are freed.
+    func releaseObjects() {
+        for object in objects { object.groups = [] }
     }
 
     func fail(_ code: ArchiveJSONError.Code, _ reason: String) -> ArchiveJSONError {
