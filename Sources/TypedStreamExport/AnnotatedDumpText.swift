@@ -1,3 +1,5 @@
+import TypedStream
+
 /// Text helpers for the annotated dump: hex digits, quoting of archive text, numbers.
 /// Written by hand so that the dump needs nothing beyond the standard library.
 enum AnnotatedDumpText {
@@ -14,55 +16,10 @@ enum AnnotatedDumpText {
         return text.count >= digits ? text : String(repeating: "0", count: digits - text.count) + text
     }
 
-    /// `bytes` as a double-quoted string: valid UTF-8 is shown as text, quotes, backslashes
-    /// and control characters are escaped, bytes that are not UTF-8 appear as `\xNN`.
-    /// At most `limit` characters are shown; a longer text ends with `…` after the quote.
+    /// `bytes` as a double-quoted string, at most `limit` characters
+    /// (``TextExcerpt/quoted(_:limit:)``).
     static func quoted(_ bytes: ArraySlice<UInt8>, limit: Int) -> String {
-        var out = "\""
-        var shown = 0
-        var position = bytes.startIndex
-        var truncated = false
-        while position < bytes.endIndex {
-            if shown >= limit {
-                truncated = true
-                break
-            }
-            var parser = Unicode.UTF8.ForwardParser()
-            var iterator = bytes[position...].makeIterator()
-            switch parser.parseScalar(from: &iterator) {
-            case .valid(let encoded):
-                let scalar = Unicode.UTF8.decode(encoded)
-                out += escaped(scalar)
-                position += encoded.count
-            case .error(let length):
-                for byte in bytes[position..<position + max(length, 1)] {
-                    out += "\\x" + hexByte(byte)
-                }
-                position += max(length, 1)
-            case .emptyInput:
-                position = bytes.endIndex
-            }
-            shown += 1
-        }
-        out += "\""
-        if truncated { out += "…" }
-        return out
-    }
-
-    private static func escaped(_ scalar: Unicode.Scalar) -> String {
-        switch scalar {
-        case "\"": return "\\\""
-        case "\\": return "\\\\"
-        case "\n": return "\\n"
-        case "\r": return "\\r"
-        case "\t": return "\\t"
-        case "\0": return "\\0"
-        default:
-            if scalar.value < 0x20 || scalar.value == 0x7F || (0x80...0x9F).contains(scalar.value) {
-                return "\\u{" + String(scalar.value, radix: 16) + "}"
-            }
-            return String(scalar)
-        }
+        TextExcerpt.quoted(bytes, limit: limit)
     }
 
     /// A float or double as a person writes it: integral values without a fraction (`1`, not

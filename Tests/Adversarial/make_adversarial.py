@@ -920,6 +920,13 @@ def kraw(build, minimum=1):
 # lossless JSON for `encode`
 # --------------------------------------------------------------------------------------------
 
+# The counts of the json-* shapes that pass a limit: past the reader's default limits, or with
+# --fuzz-limits past the small limits of the jsonimporter fuzz target
+# (Tests/Fuzz/JSONImporterTarget.swift), so that the shapes fit its seeds of a few kilobytes.
+JSON_COUNTS = {"empty": 70000, "empty_groups": 7000, "digits": 1000000, "deep_json": 100000, "deep_objects": 260, "class_name": 300}
+FUZZ_JSON_COUNTS = {"empty": 70, "empty_groups": 7, "digits": 0, "deep_json": 0, "deep_objects": 20, "class_name": 30}
+
+
 def jdoc(groups_text):
     return ('{"format": "typedstream-json", "formatVersion": 1, '
             '"header": {"streamerVersion": 4, "byteOrder": "little", "systemVersion": 1000}, '
@@ -968,7 +975,7 @@ def js_class_name(length, target):
 
 
 def js_class_300(target):
-    return js_class_name(300, target)
+    return js_class_name(JSON_COUNTS["class_name"], target)
 
 
 def js_class_huge(target):
@@ -977,38 +984,39 @@ def js_class_huge(target):
 
 def js_empty_70000(target):
     """Filler groups, then `[70000!]` with 70 000 nulls (over the 65 536 limit)."""
-    tail = '{"type": "[70000!]", "values": [[' + ", ".join(["null"] * 70000) + ']]}'
+    count = JSON_COUNTS["empty"]
+    tail = '{"type": "[%d!]", "values": [[' % count + ", ".join(["null"] * count) + ']]}'
     return jdoc(j_filler(target - len(tail) - 200, 0) + tail)
 
 
 def js_many_empty(target):
     """Groups of type `{?=!!!!!!!!!!}` (ten empty values each), well over 65 536 empty values."""
     unit = '{"type": "{?=!!!!!!!!!!}", "values": [[null, null, null, null, null, null, null, null, null, null]]}'
-    n = max(7000, target // (len(unit) + 2))
+    n = max(JSON_COUNTS["empty_groups"], target // (len(unit) + 2))
     return jdoc(", ".join([unit] * n))
 
 
 def js_big_int(target):
     """An `i` value of ~size decimal digits."""
-    return jdoc('{"type": "i", "values": [1' + "0" * max(1000000, target - 200) + ']}')
+    return jdoc('{"type": "i", "values": [1' + "0" * max(JSON_COUNTS["digits"], target - 200) + ']}')
 
 
 def js_big_real(target):
     """A `d` value 0.000…0001 with ~size digits, then a `d` 1e+<many digits>."""
-    half = max(500000, (target - 300) // 2)
+    half = max(JSON_COUNTS["digits"] // 2, (target - 300) // 2)
     return jdoc('{"type": "d", "values": [0.' + "0" * half + '1]}, {"type": "d", "values": [1e' + "9" * half + ']}')
 
 
 def js_deep_json(target):
     """JSON arrays nested ~size/2 deep as the value of a `[1…]` group (syntax-valid JSON)."""
-    n = max(100000, (target - 300) // 2)
+    n = max(JSON_COUNTS["deep_json"], (target - 300) // 2)
     return jdoc('{"type": "[1i]", "values": [' + "[" * n + "]" * n + ']}')
 
 
 def js_deep_objects(target):
     """Filler groups, then objects nested 260 deep (limit 256; 4 JSON levels per object keep
     the JSON depth, 1 040, under the parser's own limit of 1 088)."""
-    depth = 260
+    depth = JSON_COUNTS["deep_objects"]
     tail = ""
     for i in range(depth):
         tail += '{"type": "@", "values": [{"object": %d, "class": [%s], "groups": [' % (
@@ -1118,7 +1126,11 @@ def main(argv):
     ap.add_argument("--out", default=None)
     ap.add_argument("--shapes", default="", help="comma-separated shape names (default: all)")
     ap.add_argument("--list", action="store_true", help="print name, kind, valid, file, description")
+    ap.add_argument("--fuzz-limits", action="store_true",
+                    help="json-* shapes pass the jsonimporter fuzz target's small limits instead of the defaults")
     args = ap.parse_args(argv)
+    if args.fuzz_limits:
+        JSON_COUNTS.update(FUZZ_JSON_COUNTS)
     if args.list:
         for name, (kind, valid, _, desc) in SHAPES.items():
             print("\t".join([name, kind, valid, file_name(name), desc]))

@@ -107,14 +107,17 @@ seeds_for() {  # directories of seed inputs for a target
   echo "$ROOT/Samples"
   [[ -d "$ROOT/../shared/corpus" ]] && echo "$(cd "$ROOT/../shared/corpus" && pwd)"
   # The adversarial shapes (Tests/Adversarial), made small enough for FUZZ_MAX_LEN: deep
-  # nesting, long chains, fan-in, many type strings, huge counts, hostile JSON… Not yet for the
-  # JSON importer: its writer still writes some archives readers refuse ([70000!], more than
-  # 65 536 empty values), which the target's property would report at once.
-  [[ "$target" == jsonimporter ]] && return 0
-  local adversarial="$OUT/seeds-adversarial"
+  # nesting, long chains, fan-in, many type strings, huge counts, hostile JSON… The JSON
+  # importer gets the json-* shapes made to pass its target's small limits (--fuzz-limits).
+  local adversarial="$OUT/seeds-adversarial" shapes=() extra=()
+  if [[ "$target" == jsonimporter ]]; then
+    adversarial="$OUT/seeds-adversarial-json"
+    shapes=(--shapes "$(python3 "$ROOT/Tests/Adversarial/make_adversarial.py" --list | cut -f1 | grep '^json-' | paste -sd, -)")
+    extra=(--fuzz-limits)
+  fi
   if [[ ! -d "$adversarial" ]] && command -v python3 >/dev/null; then
     mkdir -p "$adversarial"
-    python3 "$ROOT/Tests/Adversarial/make_adversarial.py" --size-mb 0.012 --out "$adversarial" >/dev/null 2>&1 || true
+    python3 "$ROOT/Tests/Adversarial/make_adversarial.py" --size-mb 0.012 --out "$adversarial" "${shapes[@]}" "${extra[@]}" >/dev/null 2>&1 || true
     find "$adversarial" -type f -size +"${FUZZ_MAX_LEN:-16384}"c -delete
   fi
   [[ -d "$adversarial" ]] && echo "$adversarial"

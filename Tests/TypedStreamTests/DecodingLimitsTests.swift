@@ -61,7 +61,7 @@ struct DecodingLimitsTests {
             let object = ArchivedObject(archivedClass: ArchivedClass(name: Array(repeating: UInt8(ascii: "N"), count: length), version: 0))
             return Archive(groups: [ArchivedGroup(typeString: ArraySlice("@".utf8), types: [.object(className: nil)], values: [.object(object, referenceWidth: nil)])])
         }
-        #expect(throws: WireError(.invalidToken, at: 0, "")) { try ArchiveWriter.write(namedArchive(257)) }
+        #expect(throws: WireError(.limitExceeded, at: 0, "")) { try ArchiveWriter.write(namedArchive(257)) }
         #expect(throws: Never.self) { try ArchiveWriter.write(namedArchive(256)) }
     }
 
@@ -101,10 +101,10 @@ struct DecodingLimitsTests {
             let objects = classes.map { ArchivedValue.object(ArchivedObject(archivedClass: $0), referenceWidth: nil) }
             return Archive(groups: objects.map { ArchivedGroup(typeString: ArraySlice("@".utf8), types: [.object(className: nil)], values: [$0]) })
         }
-        #expect(throws: WireError(.invalidToken, at: 0, "")) { try ArchiveWriter.write(archive([classChain(257)])) }
+        #expect(throws: WireError(.limitExceeded, at: 0, "")) { try ArchiveWriter.write(archive([classChain(257)])) }
         #expect(try ArchiveReader.read(try ArchiveWriter.write(archive([classChain(256)]))).groups.count == 1)
         let base = classChain(200)
-        #expect(throws: WireError(.invalidToken, at: 0, "")) { try ArchiveWriter.write(archive([base, classChain(57, on: base)])) }
+        #expect(throws: WireError(.limitExceeded, at: 0, "")) { try ArchiveWriter.write(archive([base, classChain(57, on: base)])) }
         #expect(try ArchiveReader.read(try ArchiveWriter.write(archive([base, classChain(56, on: base)]))).groups.count == 2)
     }
 

@@ -10,6 +10,11 @@ import ObjCTypeEncoding
 /// - ``Policy/archiver`` ignores recorded decisions and writes exactly what Apple's `NSArchiver`
 ///   writes for these values: smallest integer widths, the integral-real rule, shared strings and
 ///   C strings de-duplicated by content, objects and classes by identity.
+///
+/// Either way it refuses, with `limitExceeded`, to write what a reader with the same
+/// ``DecodingLimits`` would refuse (too many objects, shared strings or values that take no
+/// bytes, nesting too deep, a class name or chain too long, a type string nested too deep, an
+/// archive too large): see ``LimitTally``. The error names the object being written.
 public struct ArchiveWriter {
     /// Which decisions to follow.
     public enum Policy: Hashable, Sendable {
@@ -19,7 +24,8 @@ public struct ArchiveWriter {
         case archiver
     }
 
-    /// Deepest object/array/struct nesting the writer follows. Default 1024.
+    /// Deepest object/array/struct nesting the writer follows whatever its limits (it walks a
+    /// graph's values recursively): 1024.
     public static let maximumNesting = 1024
 
     private var tokens: TokenWriter
@@ -41,6 +47,10 @@ public struct ArchiveWriter {
     private var cStringByContent: [ArraySlice<UInt8>: Int] = [:]
     private var slotCount = 0
     private var depth = 0
+    /// What readers count against their limits, counted as it is written.
+    private var tally: LimitTally
+    /// The slots of the objects being written, innermost last (for messages).
+    private var openObjects: [Int] = []
     /// The shared-string slot of the type strings of the first heads written (without a
     /// recorded decision): a group of such a head refers to it without looking its text up by
     /// content. Holds the heads, so their identity cannot pass to another.
@@ -51,32 +61,35 @@ public struct ArchiveWriter {
     private static let recentHeadCount = 8
 
     /// A writer that has written nothing yet (``writeHeader()`` comes first).
-    init(header: StreamHeader, policy: Policy, capacity: Int = 0) {
+    init(header: StreamHeader, policy: Policy, capacity: Int = 0, limits: DecodingLimits = .default) {
         self.header = header
         self.policy = policy
         self.tokens = TokenWriter(capacity: capacity)
+        self.tally = LimitTally(limits: limits)
     }
 
     /// Writes `archive`; `byteOrder` overrides the header's byte order (to convert between
-    /// NeXT big-endian and Intel little-endian). Throws ``WireError`` (`invalidToken`) when a
-    /// value does not match its group's type.
-    public static func write(_ archive: Archive, policy: Policy = .recorded, byteOrder: ByteOrder? = nil, capacity: Int = 0) throws(WireError) -> [UInt8] {
+    /// NeXT big-endian and Intel little-endian). Throws ``WireError`` `invalidToken` when a
+    /// value does not match its group's type, `limitExceeded` when a reader with `limits`
+    /// would refuse what it writes.
+    public static func write(_ archive: Archive, policy: Policy = .recorded, byteOrder: ByteOrder? = nil, capacity: Int = 0,
+                             limits: DecodingLimits = .default) throws(WireError) -> [UInt8] {
         var header = archive.header
         if let byteOrder { header.byteOrder = byteOrder }
         if policy == .archiver { header.systemVersion.width = .archiverChoice(for: header.systemVersion.value) }
-        var writer = try ArchiveWriter(startingWith: header, policy: policy, capacity: capacity)
+        var writer = try ArchiveWriter(startingWith: header, policy: policy, capacity: capacity, limits: limits)
         for group in archive.groups {
             try writer.write(group)
         }
-        return writer.tokens.bytes
+        return try writer.checkedBytes()
     }
 
     // MARK: - Writing piece by piece (the streaming `Archiver`)
 
     /// A writer that has written `header` and takes groups, or the pieces of an object, one
     /// after the other. Throws when the header cannot be written.
-    init(startingWith header: StreamHeader, policy: Policy, capacity: Int = 0) throws(WireError) {
-        self.init(header: header, policy: policy, capacity: capacity)
+    init(startingWith header: StreamHeader, policy: Policy, capacity: Int = 0, limits: DecodingLimits = .default) throws(WireError) {
+        self.init(header: header, policy: policy, capacity: capacity, limits: limits)
         try writeHeader()
     }
 
@@ -87,6 +100,13 @@ public struct ArchiveWriter {
 
     /// The bytes written so far (a copy).
     var bytes: [UInt8] { tokens.bytes }
+
+    /// The bytes written so far (a copy); throws when they are more than readers accept
+    /// (``DecodingLimits/maximumInputSize``).
+    func checkedBytes() throws(WireError) -> [UInt8] {
+        if let problem = tally.checkSize(tokens.count) { throw WireError(.limitExceeded, at: tokens.count, problem) }
+        return tokens.bytes
+    }
 
     /// The number of bytes written so far.
     var count: Int { tokens.count }
@@ -106,19 +126,23 @@ public struct ArchiveWriter {
                 let index = recentHeads[position].index
                 return try tokens.write(.typeString(SharedString(form: .reference(index: index, width: referenceWidth(nil, index: index)), bytes: typeString)))
             }
-            let text = sharedString(typeString, nil)
-            try tokens.write(.typeString(text))
+            let text = try sharedString(typeString, nil)
             let index: Int
             switch text.form {
-            case .literal(let literal, _): index = literal
+            case .literal(let literal, _):
+                try checkTypeString(typeString)
+                index = literal
             case .reference(let reference, _): index = reference
             }
+            try tokens.write(.typeString(text))
             // The first heads met stay (an archive's groups mostly use a few type strings,
             // met early); later ones take the last place.
             if recentHeads.count == Self.recentHeadCount { recentHeads.removeLast() }
             recentHeads.append((head, index))
         } else if let typeString = head.typeString {
-            try tokens.write(.typeString(sharedString(typeString, head.decision)))
+            let text = try sharedString(typeString, head.decision)
+            if case .literal = text.form { try checkTypeString(typeString) }
+            try tokens.write(.typeString(text))
         } else if header.streamerVersion == 3 {
             try tokens.write(.untypedGroup)
         } else {
@@ -126,11 +150,16 @@ public struct ArchiveWriter {
         }
     }
 
+    /// Throws when readers would not parse `typeString` within their type nesting limit.
+    private func checkTypeString(_ typeString: ArraySlice<UInt8>) throws(WireError) {
+        if let problem = tally.checkTypeString(typeString) { throw refused(problem) }
+    }
+
     /// Writes `object`, met for the first time, up to its contents: its `0x84`, class chain
     /// (and streamer-3 instance size). Its groups come next, then ``writeEndOfObject()``.
     mutating func writeNewObject(_ object: ArchivedObject) throws(WireError) {
         try nest()
-        let index = claimSlot(object, source: object.sourceIndex)
+        let index = try claimSlot(object, source: object.sourceIndex)
         try writeObjectHead(index, object.archivedClass, classReferenceWidth: object.classReferenceWidth, instanceSize: object.instanceSize)
     }
 
@@ -139,6 +168,7 @@ public struct ArchiveWriter {
     /// (``writeObjectReference(toSlot:)``), or an entry given that slot (``register(_:asSlot:)``).
     mutating func writeNewObject(ofClass archivedClass: ArchivedClass) throws(WireError) -> Int {
         try nest()
+        try countSlot()
         let index = slotCount
         slotCount += 1
         try writeObjectHead(index, archivedClass, classReferenceWidth: nil, instanceSize: nil)
@@ -150,6 +180,7 @@ public struct ArchiveWriter {
     private mutating func writeObjectHead(_ index: Int, _ archivedClass: ArchivedClass, classReferenceWidth: IntegerWidth?,
                                           instanceSize: WireInteger?) throws(WireError) {
         try tokens.write(.object(.new(index: index)))
+        openObjects.append(index)
         try writeClassChain(archivedClass, referenceWidth: classReferenceWidth)
         if header.streamerVersion == 3 {
             let size = instanceSize ?? WireInteger(0, width: .inline)
@@ -173,12 +204,29 @@ public struct ArchiveWriter {
     mutating func writeEndOfObject() throws(WireError) {
         try tokens.write(.endOfObject)
         depth -= 1
+        openObjects.removeLast()
     }
 
     // MARK: - Decisions
 
     private func invalid(_ reason: String) -> WireError {
         WireError(.invalidToken, at: tokens.count, reason)
+    }
+
+    /// A `limitExceeded` error for `problem` (from ``tally``), naming the object being written.
+    private func refused(_ problem: String) -> WireError {
+        let place = openObjects.last.map { "in object #\($0): " } ?? "at the top level: "
+        return WireError(.limitExceeded, at: tokens.count, place + problem + "; readers refuse it")
+    }
+
+    /// Counts one more entry of the object table.
+    private mutating func countSlot() throws(WireError) {
+        if let problem = tally.countObject() { throw refused(problem) }
+    }
+
+    /// Counts the value of `type` (see ``LimitTally/countValue(of:)``).
+    private mutating func countValue(of type: ObjCType) throws(WireError) {
+        if let problem = tally.countValue(of: type) { throw refused(problem) }
     }
 
     private func width(_ recorded: IntegerWidth?, for value: Int64, short: Bool = false) -> IntegerWidth {
@@ -220,11 +268,11 @@ public struct ArchiveWriter {
         }
     }
 
-    private mutating func sharedString(_ text: ArraySlice<UInt8>, _ decision: SharedStringDecision?) -> SharedString {
+    private mutating func sharedString(_ text: ArraySlice<UInt8>, _ decision: SharedStringDecision?) throws(WireError) -> SharedString {
         if policy == .recorded, let decision {
             switch decision {
             case .literal(let length):
-                return literal(text, width: length.canHold(Int64(text.count)) ? length : .archiverChoice(for: Int64(text.count)))
+                return try literal(text, width: length.canHold(Int64(text.count)) ? length : .archiverChoice(for: Int64(text.count)))
             case .reference(let index, let w):
                 if index < sharedTexts.count, sharedTexts[index] == text {
                     return SharedString(form: .reference(index: index, width: referenceWidth(w, index: index)), bytes: text)
@@ -234,10 +282,11 @@ public struct ArchiveWriter {
         if let index = sharedSlot(of: text) {
             return SharedString(form: .reference(index: index, width: referenceWidth(nil, index: index)), bytes: text)
         }
-        return literal(text, width: .archiverChoice(for: Int64(text.count)))
+        return try literal(text, width: .archiverChoice(for: Int64(text.count)))
     }
 
-    private mutating func literal(_ text: ArraySlice<UInt8>, width: IntegerWidth) -> SharedString {
+    private mutating func literal(_ text: ArraySlice<UInt8>, width: IntegerWidth) throws(WireError) -> SharedString {
+        if let problem = tally.countSharedString() { throw refused(problem) }
         let index = sharedTexts.count
         sharedTexts.append(text)
         return SharedString(form: .literal(index: index, length: width), bytes: text)
@@ -260,7 +309,8 @@ public struct ArchiveWriter {
     }
 
     /// Gives `entry` (source slot `source`) the next object-table slot.
-    private mutating func claimSlot(_ entry: AnyObject, source: Int?) -> Int {
+    private mutating func claimSlot(_ entry: AnyObject, source: Int?) throws(WireError) -> Int {
+        try countSlot()
         let index = slotCount
         slots.record(index, for: entry, source: source)
         slotCount += 1
@@ -271,7 +321,7 @@ public struct ArchiveWriter {
 
     private mutating func write(_ group: ArchivedGroup) throws(WireError) {
         guard group.valueCount == group.types.count else {
-            throw invalid("group '\(group.typeText)' has \(group.types.count) types but \(group.valueCount) values")
+            throw invalid("group \(TextExcerpt.quoted(group.typeText)) has \(group.types.count) types but \(group.valueCount) values")
         }
         try writeTypeString(of: group.head)
         for (index, type) in group.types.enumerated() {
@@ -281,7 +331,8 @@ public struct ArchiveWriter {
 
     private mutating func nest() throws(WireError) {
         depth += 1
-        guard depth <= Self.maximumNesting else { throw invalid("nesting deeper than \(Self.maximumNesting)") }
+        if let problem = tally.checkNesting(depth) { throw refused(problem) }
+        guard depth <= Self.maximumNesting else { throw invalid("nesting deeper than \(Self.maximumNesting), the most this writer follows") }
     }
 
     mutating func write(_ value: ArchivedValue, as type: ObjCType) throws(WireError) {
@@ -303,45 +354,54 @@ public struct ArchiveWriter {
         case (.char, .byte(let b)), (.unsignedChar, .byte(let b)), (.bool, .byte(let b)):
             try tokens.write(.byte(b))
         case (.array(let count, let element), .bytes(let payload)) where element.unqualified == .char || element.unqualified == .unsignedChar:
-            guard payload.count == count else { throw invalid("'\(type.encoding)' needs \(count) bytes, the value has \(payload.count)") }
+            guard payload.count == count else { throw invalid("\(TextExcerpt.quoted(type.encoding)) needs \(count) bytes, the value has \(payload.count)") }
+            if count == 0 { try countValue(of: type) }
             try tokens.write(.rawBytes(payload))
         case (.union, .bytes(let payload)):
-            guard payload.count == type.layout(.ilp32)?.size else { throw invalid("union '\(type.encoding)' has the wrong number of bytes (\(payload.count))") }
+            guard payload.count == type.layout(.ilp32)?.size else { throw invalid("union \(TextExcerpt.quoted(type.encoding)) has the wrong number of bytes (\(payload.count))") }
+            if payload.isEmpty { try countValue(of: type) }
             try tokens.write(.rawBytes(payload))
         case (.bytes, .unsharedString(let payload, let w)):
             let length = Int64(payload?.count ?? 0)
             try tokens.write(.unsharedString(payload, length: width(w, for: length)))
         case (.atom, .sharedString(let text, let decision)), (.selector, .sharedString(let text, let decision)):
-            try tokens.write(.sharedString(text.map { sharedString($0, decision) }))
+            if let text {
+                try tokens.write(.sharedString(sharedString(text, decision)))
+            } else {
+                try tokens.write(.sharedString(nil))
+            }
         case (.cString, .cString(let entry, let w)):
             try writeCString(entry, referenceWidth: w)
         case (.object, .object(let object, let w)):
             try writeObject(object, referenceWidth: w)
         case (.object, .objectSlotClass(let entry, let w)):
             guard let index = slots.value(for: entry, source: entry.sourceIndex) else {
-                throw invalid("an object slot refers to class \(entry.nameText) before it was written")
+                throw invalid("an object slot refers to class \(TextExcerpt.quoted(entry.name)) before it was written")
             }
             try tokens.write(.object(.reference(index: index, width: referenceWidth(w, index: index))))
         case (.classObject, .classObject(let entry, let w)):
             try writeClassChain(entry, referenceWidth: w)
         case (.array(let count, let element), .array(let values)):
-            guard values.count == count else { throw invalid("'\(type.encoding)' needs \(count) elements, the value has \(values.count)") }
+            guard values.count == count else { throw invalid("\(TextExcerpt.quoted(type.encoding)) needs \(count) elements, the value has \(values.count)") }
+            try countValue(of: type)
             try nest()
             try tokens.write(.arrayStart(count: count))
             for v in values { try write(v, as: element) }
             try tokens.write(.arrayEnd)
             depth -= 1
         case (.structure(_, let fields), .structure(let values)):
-            guard values.count == fields.count else { throw invalid("'\(type.encoding)' has \(fields.count) members, the value has \(values.count)") }
+            guard values.count == fields.count else { throw invalid("\(TextExcerpt.quoted(type.encoding)) has \(fields.count) members, the value has \(values.count)") }
+            if fields.isEmpty { try countValue(of: type) }
             try nest()
             try tokens.write(.structStart)
             for (v, field) in zip(values, fields) { try write(v, as: field.type) }
             try tokens.write(.structEnd)
             depth -= 1
         case (.ignored, .ignored):
+            try countValue(of: type)
             try tokens.write(.ignored)
         default:
-            throw invalid("a value of the wrong kind for type '\(type.encoding)'")
+            throw invalid("a value of the wrong kind for type \(TextExcerpt.quoted(type.encoding))")
         }
     }
 
@@ -355,9 +415,9 @@ public struct ArchiveWriter {
             slots.record(index, for: entry, source: source)
             return try tokens.write(.cString(.reference(index: index, width: referenceWidth(nil, index: index))))
         }
-        let index = claimSlot(entry, source: source)
+        let index = try claimSlot(entry, source: source)
         if policy == .archiver, cStringByContent[entry.text] == nil { cStringByContent[entry.text] = index }
-        try tokens.write(.cString(.literal(index: index, text: sharedString(entry.text, entry.textDecision))))
+        try tokens.write(.cString(.literal(index: index, text: try sharedString(entry.text, entry.textDecision))))
     }
 
     private mutating func writeObject(_ object: ArchivedObject?, referenceWidth w: IntegerWidth?) throws(WireError) {
@@ -384,7 +444,7 @@ public struct ArchiveWriter {
                 // A class this chain wrote already: the chain loops (a graph made by hand or
                 // from JSON can say so; readers refuse it).
                 if links > 0, index >= chainStart {
-                    throw invalid("the class chain of \(String(decoding: (first?.name ?? []), as: UTF8.self)) loops: \(String(decoding: entry.name, as: UTF8.self)) is its own superclass")
+                    throw invalid("the class chain of \(TextExcerpt.quoted(first?.name ?? [])) loops: \(TextExcerpt.quoted(entry.name)) is its own superclass")
                 }
                 // Readers refuse a chain longer than their limit: the new classes and the chain
                 // of the class written before count together.
@@ -393,15 +453,12 @@ public struct ArchiveWriter {
             }
             links += 1
             try checkChainLength(links, continuingAt: nil)
-            let longestName = DecodingLimits.default.maximumClassNameLength
-            guard entry.name.count <= longestName else {
-                throw invalid("a class name of \(entry.name.count) bytes, longer than readers accept (\(longestName), DecodingLimits.maximumClassNameLength)")
-            }
-            let name = sharedString(entry.name, entry.nameDecision)
+            if let problem = tally.checkClassName(length: entry.name.count) { throw refused(problem) }
+            let name = try sharedString(entry.name, entry.nameDecision)
             let version = WireInteger(entry.version, width: width(entry.versionWidth, for: entry.version))
             let index = slotCount
             try tokens.write(.classLink(.new(index: index, name: name, version: version)))
-            _ = claimSlot(entry, source: source)
+            _ = try claimSlot(entry, source: source)
             current = entry.superclass
             linkWidth = entry.superclassReferenceWidth
         }
@@ -411,13 +468,13 @@ public struct ArchiveWriter {
     /// Throws when `links` new classes followed by the chain of `tail` make a chain longer than
     /// readers accept (``DecodingLimits/maximumClassChainLength``).
     private func checkChainLength(_ links: Int, continuingAt tail: ArchivedClass?) throws(WireError) {
-        let longest = DecodingLimits.default.maximumClassChainLength
+        let longest = tally.limits.maximumClassChainLength
         var length = links
         var current = tail
         while let entry = current, length <= longest {
             length += 1
             current = entry.superclass
         }
-        guard length <= longest else { throw invalid("class chain longer than \(longest) classes, which readers refuse (DecodingLimits.maximumClassChainLength)") }
+        if let problem = tally.checkClassChain(length: length) { throw refused(problem) }
     }
 }

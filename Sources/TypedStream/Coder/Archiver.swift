@@ -27,6 +27,9 @@ import ObjCTypeEncoding
 public final class Archiver {
     /// The header written (Apple's by default: v4, little-endian, system version 1000).
     public let header: StreamHeader
+    /// The limits of the readers the bytes are for: what a reader with these limits would
+    /// refuse is refused here (``LimitTally``). Default ``DecodingLimits/default``.
+    public let limits: DecodingLimits
     /// True class name → name written (`classNameEncodedForTrueClassName:`).
     public var classNameSubstitutions: [String: String] = [:] {
         didSet { recentClass = nil }
@@ -72,11 +75,12 @@ public final class Archiver {
     /// written is met, which sends the root to the two passes.
     @exclusivity(unchecked) private var singlePass: (active: Bool, conditionalMet: Bool) = (false, false)
 
-    /// Creates an encoder that writes `header`. A header that cannot be written (a streamer
-    /// version other than 3 or 4) makes every encode throw.
-    public init(header: StreamHeader = .apple) {
+    /// Creates an encoder that writes `header` for readers with `limits`. A header that cannot
+    /// be written (a streamer version other than 3 or 4) makes every encode throw.
+    public init(header: StreamHeader = .apple, limits: DecodingLimits = .default) {
         self.header = header
-        writer = ArchiveWriter(header: header, policy: .recorded)
+        self.limits = limits
+        writer = ArchiveWriter(header: header, policy: .recorded, limits: limits)
         do {
             try writer.writeHeader()
             completeCount = writer.count
@@ -94,16 +98,23 @@ public final class Archiver {
         return graph
     }
 
-    /// The encoded bytes. Throws the first ``CoderError`` that left them unusable.
+    /// The encoded bytes. Throws the first ``CoderError`` that left them unusable, or
+    /// `invalidValue` when they are more than readers accept
+    /// (``DecodingLimits/maximumInputSize``).
     public func encodedBytes() throws(CoderError) -> [UInt8] {
         try checkUsable()
-        return writer.bytes
+        do {
+            return try writer.checkedBytes()
+        } catch {
+            throw CoderError(.invalidValue, at: error.offset, error.reason)
+        }
     }
 
     /// Archives `root` with ``encodeRootObject(_:)`` and returns the bytes
     /// (`+[NSArchiver archivedDataWithRootObject:]`).
-    public static func archivedBytes(withRootObject root: AnyObject?, header: StreamHeader = .apple) throws(CoderError) -> [UInt8] {
-        let encoder = Archiver(header: header)
+    public static func archivedBytes(withRootObject root: AnyObject?, header: StreamHeader = .apple,
+                                     limits: DecodingLimits = .default) throws(CoderError) -> [UInt8] {
+        let encoder = Archiver(header: header, limits: limits)
         try encoder.encodeRootObject(root)
         return try encoder.encodedBytes()
     }
@@ -131,7 +142,7 @@ public final class Archiver {
             typeCache.insert(head, for: typeString)
             return head
         } catch {
-            throw CoderError(.invalidValue, "type string '\(typeString)' does not parse: \(error.description)")
+            throw CoderError(.invalidValue, "type string \(TextExcerpt.quoted(typeString)) does not parse: \(error.description)")
         }
     }
 
@@ -329,8 +340,9 @@ public final class Archiver {
     private func newObjectClass(_ object: AnyObject, _ archivable: ArchivableObject) throws(CoderError) -> ArchivedClass {
         let chain = archivable.archiveClassChain
         guard !chain.isEmpty else { throw CoderError(.invalidValue, "\(type(of: object)) has an empty class chain") }
-        guard groupStack.count + streamDepth < ArchiveWriter.maximumNesting else {
-            throw CoderError(.invalidValue, "objects nested deeper than \(ArchiveWriter.maximumNesting)")
+        let deepest = min(limits.maximumNesting, ArchiveWriter.maximumNesting)
+        guard groupStack.count + streamDepth < deepest else {
+            throw CoderError(.invalidValue, "objects nested deeper than \(deepest); readers refuse them (DecodingLimits.maximumNesting)")
         }
         return try classEntry(for: chain[...])
     }
@@ -499,12 +511,11 @@ public final class Archiver {
         // A class met for the first time: its chain is checked once (chains are short: each
         // name against those before it, without hashing).
         let names = chain.map { substituted($0.name) }
-        let longest = DecodingLimits.default.maximumClassChainLength
-        guard names.count <= longest else {
-            throw CoderError(.invalidValue, "the class chain of \(names.first ?? "?") has \(names.count) classes; readers refuse chains longer than \(longest) (DecodingLimits.maximumClassChainLength)")
+        if let problem = LimitTally(limits: limits).checkClassChain(length: names.count) {
+            throw CoderError(.invalidValue, "the class chain of \(TextExcerpt.quoted(names.first ?? "?")): \(problem); readers refuse it")
         }
         for (index, name) in names.enumerated() where names[..<index].contains(name) {
-            throw CoderError(.invalidValue, "the class chain \(names.joined(separator: " : ")) names a class twice")
+            throw CoderError(.invalidValue, "the class chain of \(TextExcerpt.quoted(names.first ?? "?")) names \(TextExcerpt.quoted(name)) twice")
         }
         return sharedClassEntry(for: chain)
     }

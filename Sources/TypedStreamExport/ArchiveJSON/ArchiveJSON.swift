@@ -49,17 +49,25 @@ public enum ArchiveJSON {
 
     /// Bounds for reading untrusted JSON.
     public struct DecodingOptions: Hashable, Sendable {
-        /// Deepest nesting of objects, arrays and structs in the archive. Default
-        /// ``ArchiveJSON/defaultMaximumNesting`` (256).
+        /// Deepest nesting of objects, arrays and structs in the archive. Default the
+        /// `maximumNesting` of ``limits`` (256 by default).
         public var maximumNesting: Int
         /// Deepest nesting of JSON arrays and objects; by default derived from
         /// `maximumNesting` (each archive object costs four JSON levels).
         public var maximumJSONDepth: Int
+        /// The limits of the readers the archive is for: JSON describing an archive that a
+        /// reader with these limits would refuse (too many objects, shared strings or values
+        /// that take no bytes, a class name or chain too long, a type string nested too deep)
+        /// is refused, with the JSON path of the value that passes the limit (``LimitTally``).
+        /// Write the archive with the same limits (``ArchiveWriter/write(_:policy:byteOrder:capacity:limits:)``).
+        /// Default ``DecodingLimits/default``.
+        public var limits: DecodingLimits
 
         /// Creates options.
-        public init(maximumNesting: Int = ArchiveJSON.defaultMaximumNesting, maximumJSONDepth: Int? = nil) {
-            self.maximumNesting = maximumNesting
-            self.maximumJSONDepth = maximumJSONDepth ?? (4 * maximumNesting + 64)
+        public init(maximumNesting: Int? = nil, maximumJSONDepth: Int? = nil, limits: DecodingLimits = .default) {
+            self.limits = limits
+            self.maximumNesting = maximumNesting ?? limits.maximumNesting
+            self.maximumJSONDepth = maximumJSONDepth ?? (4 * self.maximumNesting + 64)
         }
     }
 
@@ -79,7 +87,8 @@ public enum ArchiveJSON {
 
     /// Reads lossless JSON text back into an archive whose every wire decision is explicit.
     /// Throws ``ArchiveJSONError`` on invalid JSON (with its byte offset) and on any schema
-    /// violation (with its JSON path).
+    /// violation (with its JSON path). Like an archive from ``ArchiveReader``, the archive owns
+    /// its objects (they may refer to each other in cycles): keep it alive while you use them.
     public static func decode(_ json: [UInt8], options: DecodingOptions = DecodingOptions()) throws(ArchiveJSONError) -> Archive {
         let value = try JSONValue.parse(json, maximumDepth: options.maximumJSONDepth)
         return try decode(value, options: options)
@@ -87,7 +96,12 @@ public enum ArchiveJSON {
 
     /// Reads an already parsed lossless JSON document. Throws like ``decode(_:options:)``.
     public static func decode(_ value: JSONValue, options: DecodingOptions = DecodingOptions()) throws(ArchiveJSONError) -> Archive {
-        var decoder = ArchiveJSONDecoder(maximumNesting: options.maximumNesting)
-        return try decoder.decodeDocument(value)
+        var decoder = ArchiveJSONDecoder(maximumNesting: options.maximumNesting, limits: options.limits)
+        do {
+            return try decoder.decodeDocument(value)
+        } catch {
+            decoder.releaseObjects()
+            throw error
+        }
     }
 }

@@ -23,7 +23,7 @@ extension ArchiveJSONDecoder {
         path.push("groups")
         let groups = try decodeGroups(groupsValue)
         path.pop()
-        return Archive(header: header, groups: groups)
+        return Archive(header: header, groups: groups, owning: objects)
     }
 
     mutating func decodeHeader(_ value: JSONValue) throws(ArchiveJSONError) -> StreamHeader {
@@ -38,7 +38,7 @@ extension ArchiveJSONDecoder {
         path.pop()
         path.push("byteOrder")
         let orderName = try string(orderValue, "the byte order")
-        guard let order = ByteOrder(rawValue: orderName) else { throw fail(.badValue, "byte order '\(orderName)' is neither \"big\" nor \"little\"") }
+        guard let order = ByteOrder(rawValue: orderName) else { throw fail(.badValue, "byte order \(TextExcerpt.quoted(orderName)) is neither \"big\" nor \"little\"") }
         path.pop()
         path.push("systemVersion")
         let system = try int64(systemValue, "the system version")
@@ -70,13 +70,13 @@ extension ArchiveJSONDecoder {
     mutating func types(of typeString: [UInt8]) throws(ArchiveJSONError) -> [ObjCType] {
         if let cached = typeCache[typeString] { return cached }
         var limits = ObjCTypeParser.Limits()
-        limits.maximumDepth = DecodingLimits.default.maximumTypeNesting
+        limits.maximumDepth = tally.limits.maximumTypeNesting
         do {
             let types = try ObjCType.parseGroup(bytes: typeString, limits: limits)
             typeCache[typeString] = types
             return types
         } catch {
-            throw fail(.badTypeString, "type string '\(String(decoding: typeString, as: UTF8.self))' does not parse: \(error.description)")
+            throw fail(.badTypeString, "type string \(TextExcerpt.quoted(typeString)) does not parse: \(error.description)")
         }
     }
 
@@ -87,7 +87,7 @@ extension ArchiveJSONDecoder {
         path.push("values")
         let elements = try array(valuesValue, "the group's values")
         guard elements.count == group.types.count else {
-            throw fail(.typeMismatch, "type '\(group.typeText)' needs \(group.types.count) value\(group.types.count == 1 ? "" : "s"), found \(elements.count)")
+            throw fail(.typeMismatch, "type \(TextExcerpt.quoted(group.typeText)) needs \(group.types.count) value\(group.types.count == 1 ? "" : "s"), found \(elements.count)")
         }
         group.values.reserveCapacity(elements.count)
         for i in elements.indices {
@@ -158,8 +158,9 @@ extension ArchiveJSONDecoder {
         path.push("object")
         let objectID = try id(require(fields[0], "object", in: what))
         path.pop()
-        let slot = tables.claimSlot()
+        let slot = try claimSlot()
         let object = ArchivedObject(archivedClass: ArchivedClass(name: [], version: 0))
+        objects.append(object)
         try define(objectID, .object(object, slot: slot), key: "object")
         let chainValue = try require(fields[1], "class", in: what)
         path.push("class")
@@ -201,8 +202,9 @@ extension ArchiveJSONDecoder {
                 }
                 if defined.contains(where: { $0 === linked }) {
                     for entry in defined { entry.superclass = nil }  // no cycle is left behind
-                    throw fail(.badValue, "the class chain loops: it refers back to \(linked.nameText), which it defines")
+                    throw fail(.badValue, "the class chain loops: it refers back to \(TextExcerpt.quoted(linked.name)), which it defines")
                 }
+                try checkChainLength(defined.count, continuingAt: linked)
                 if let last {
                     last.superclass = linked
                     last.superclassReferenceWidth = width
@@ -214,10 +216,23 @@ extension ArchiveJSONDecoder {
                 if let last { last.superclass = linked } else { first = (linked, nil) }
                 last = linked
                 defined.append(linked)
+                try checkChainLength(defined.count, continuingAt: nil)
             }
             path.pop()
         }
         return first
+    }
+
+    /// Throws when `links` new classes followed by the chain of `tail` make a chain longer than
+    /// readers accept (walks at most that many classes of the tail).
+    func checkChainLength(_ links: Int, continuingAt tail: ArchivedClass?) throws(ArchiveJSONError) {
+        var length = links
+        var current = tail
+        while let entry = current, length <= tally.limits.maximumClassChainLength {
+            length += 1
+            current = entry.superclass
+        }
+        if let problem = tally.checkClassChain(length: length) { throw fail(.limitExceeded, problem) }
     }
 
     mutating func decodeClass(_ value: JSONValue) throws(ArchiveJSONError) -> ArchivedClass {
@@ -228,6 +243,7 @@ extension ArchiveJSONDecoder {
         path.pop()
         path.push("name")
         let name = try bytes(require(fields[1], "name", in: what), "a class name")
+        if let problem = tally.checkClassName(length: name.count) { throw fail(.limitExceeded, problem) }
         path.pop()
         let nameDecision = try sharedString(ArraySlice(name), decision: fields[2], key: "nameWire")
         path.push("version")
@@ -243,7 +259,7 @@ extension ArchiveJSONDecoder {
         let entry = ArchivedClass(name: name, version: version)
         entry.nameDecision = nameDecision
         entry.versionWidth = versionWidth
-        try define(classID, .class(entry, slot: tables.claimSlot()), key: "id")
+        try define(classID, .class(entry, slot: claimSlot()), key: "id")
         return entry
     }
 
@@ -265,7 +281,7 @@ extension ArchiveJSONDecoder {
         path.push("cstring")
         let cStringID = try id(require(fields[0], "cstring", in: what))
         path.pop()
-        let slot = tables.claimSlot()
+        let slot = try claimSlot()
         path.push("text")
         let text = try bytes(require(fields[1], "text", in: what), "the text of a C string")
         path.pop()

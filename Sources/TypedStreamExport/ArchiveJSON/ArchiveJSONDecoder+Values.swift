@@ -34,10 +34,11 @@ extension ArchiveJSONDecoder {
         case .structure(_, let fields):
             return try decodeStructure(value, type: type, fields: fields)
         case .ignored:
+            try countValue(of: type)
             guard value == .null else { throw fail(.typeMismatch, "type '!' has no value on the wire; expected null, found \(value.kindDescription)") }
             return .ignored
         case .pointer, .bitfield, .void, .unknown, .qualified:
-            throw fail(.badTypeString, "type '\(type.encoding)' cannot be archived in a typedstream")
+            throw fail(.badTypeString, "type \(TextExcerpt.quoted(type.encoding)) cannot be archived in a typedstream")
         }
     }
 
@@ -54,26 +55,28 @@ extension ArchiveJSONDecoder {
 
     func decodeByte(_ value: JSONValue, type: ObjCType) throws(ArchiveJSONError) -> ArchivedValue {
         guard case .number = value else {
-            throw fail(.typeMismatch, "expected a byte 0…255 for type '\(type.encoding)', found \(value.kindDescription)")
+            throw fail(.typeMismatch, "expected a byte 0…255 for type \(TextExcerpt.quoted(type.encoding)), found \(value.kindDescription)")
         }
         let n = try int64(value, "a byte")
         let lowest: Int64 = type == .char ? -128 : 0
-        guard n >= lowest, n <= 255 else { throw fail(.badValue, "\(n) does not fit a byte (type '\(type.encoding)')") }
+        guard n >= lowest, n <= 255 else { throw fail(.badValue, "\(n) does not fit a byte (type \(TextExcerpt.quoted(type.encoding)))") }
         return .byte(UInt8(truncatingIfNeeded: n))
     }
 
-    func decodeByteArray(_ value: JSONValue, type: ObjCType, count: Int) throws(ArchiveJSONError) -> ArchivedValue {
-        let data = try bytes(value, "the bytes of '\(type.encoding)'")
-        guard data.count == count else { throw fail(.typeMismatch, "'\(type.encoding)' needs \(count) bytes, found \(data.count)") }
+    mutating func decodeByteArray(_ value: JSONValue, type: ObjCType, count: Int) throws(ArchiveJSONError) -> ArchivedValue {
+        try countValue(of: type)
+        let data = try bytes(value, "the bytes of \(TextExcerpt.quoted(type.encoding))")
+        guard data.count == count else { throw fail(.typeMismatch, "\(TextExcerpt.quoted(type.encoding)) needs \(count) bytes, found \(data.count)") }
         return .bytes(ArraySlice(data))
     }
 
-    func decodeUnion(_ value: JSONValue, type: ObjCType) throws(ArchiveJSONError) -> ArchivedValue {
+    mutating func decodeUnion(_ value: JSONValue, type: ObjCType) throws(ArchiveJSONError) -> ArchivedValue {
         guard let size = type.layout(.ilp32)?.size else {
-            throw fail(.badTypeString, "union '\(type.encoding)' has no computable size")
+            throw fail(.badTypeString, "union \(TextExcerpt.quoted(type.encoding)) has no computable size")
         }
-        let data = try bytes(value, "the bytes of union '\(type.encoding)'")
-        guard data.count == size else { throw fail(.typeMismatch, "union '\(type.encoding)' needs \(size) bytes, found \(data.count)") }
+        try countValue(of: type)
+        let data = try bytes(value, "the bytes of union \(TextExcerpt.quoted(type.encoding))")
+        guard data.count == size else { throw fail(.typeMismatch, "union \(TextExcerpt.quoted(type.encoding)) needs \(size) bytes, found \(data.count)") }
         return .bytes(ArraySlice(data))
     }
 
@@ -90,9 +93,10 @@ extension ArchiveJSONDecoder {
 
     mutating func decodeArray(_ value: JSONValue, type: ObjCType, count: Int, element: ObjCType) throws(ArchiveJSONError) -> ArchivedValue {
         guard case .array(let elements) = value else {
-            throw fail(.typeMismatch, "expected an array of \(count) for type '\(type.encoding)', found \(value.kindDescription)")
+            throw fail(.typeMismatch, "expected an array of \(count) for type \(TextExcerpt.quoted(type.encoding)), found \(value.kindDescription)")
         }
-        guard elements.count == count else { throw fail(.typeMismatch, "'\(type.encoding)' needs \(count) elements, found \(elements.count)") }
+        try countValue(of: type)
+        guard elements.count == count else { throw fail(.typeMismatch, "\(TextExcerpt.quoted(type.encoding)) needs \(count) elements, found \(elements.count)") }
         try nest()
         var values: [ArchivedValue] = []
         values.reserveCapacity(count)
@@ -107,9 +111,10 @@ extension ArchiveJSONDecoder {
 
     mutating func decodeStructure(_ value: JSONValue, type: ObjCType, fields: [ObjCField]) throws(ArchiveJSONError) -> ArchivedValue {
         guard case .array(let elements) = value else {
-            throw fail(.typeMismatch, "expected an array of the \(fields.count) members of '\(type.encoding)', found \(value.kindDescription)")
+            throw fail(.typeMismatch, "expected an array of the \(fields.count) members of \(TextExcerpt.quoted(type.encoding)), found \(value.kindDescription)")
         }
-        guard elements.count == fields.count else { throw fail(.typeMismatch, "'\(type.encoding)' has \(fields.count) members, found \(elements.count)") }
+        guard elements.count == fields.count else { throw fail(.typeMismatch, "\(TextExcerpt.quoted(type.encoding)) has \(fields.count) members, found \(elements.count)") }
+        try countValue(of: type)
         try nest()
         var values: [ArchivedValue] = []
         values.reserveCapacity(fields.count)
@@ -140,7 +145,7 @@ extension ArchiveJSONDecoder {
             }
             widthValue = fields[2]
         }
-        let what = "an integer for type '\(type.encoding)'"
+        let what = "an integer for type \(TextExcerpt.quoted(type.encoding))"
         let (negative, magnitude) = try wideInteger(number, what)
         var stored: Int64
         if negative {
@@ -192,16 +197,16 @@ extension ArchiveJSONDecoder {
                 throw fail(.typeMismatch, "expected a number for type '\(letter)', found \(number.kindDescription)")
             }
             if isFloat {
-                guard let x = Float(text), x.isFinite else { throw fail(.badValue, "\(text) is out of range for a float; give its bits as \(bitsKey)") }
+                guard let x = Float(text), x.isFinite else { throw fail(.badValue, "\(TextExcerpt.number(text)) is out of range for a float; give its bits as \(bitsKey)") }
                 bits = UInt64(x.bitPattern)
             } else {
-                guard let x = Double(text), x.isFinite else { throw fail(.badValue, "\(text) is out of range for a double; give its bits as \(bitsKey)") }
+                guard let x = Double(text), x.isFinite else { throw fail(.badValue, "\(TextExcerpt.number(text)) is out of range for a double; give its bits as \(bitsKey)") }
                 bits = x.bitPattern
             }
         } else {
             let text = try string(bitsValue ?? .null, "a bit pattern")
             guard let pattern = ByteText.bitPattern(text, digits: isFloat ? 8 : 16) else {
-                throw fail(.badValue, "\(bitsKey) must be 0x and \(isFloat ? 8 : 16) hex digits, found '\(text)'")
+                throw fail(.badValue, "\(bitsKey) must be 0x and \(isFloat ? 8 : 16) hex digits, found \(TextExcerpt.quoted(text))")
             }
             bits = pattern
         }
@@ -220,7 +225,7 @@ extension ArchiveJSONDecoder {
         let name = try string(formValue, "a real form")
         if name == "ieee" { return (bits, .ieee) }
         guard let width = IntegerWidth(name: name) else {
-            throw fail(.badValue, "unknown real form '\(name)' (expected ieee, inline, int16, int32 or int64)")
+            throw fail(.badValue, "unknown real form \(TextExcerpt.quoted(name)) (expected ieee, inline, int16, int32 or int64)")
         }
         guard let integral else { throw fail(.badValue, "the value is not an integer, so its form cannot be \(name) (use ieee)") }
         guard width.canHold(integral) else { throw fail(.badValue, "\(integral) does not fit the width \(name)") }

@@ -36,9 +36,21 @@ struct ArchiveJSONDecoder {
     var header = StreamHeader.apple
     var depth = 0
     var typeCache: [[UInt8]: [ObjCType]] = [:]
+    /// What readers count against their limits, counted in the writer's order.
+    var tally: LimitTally
+    /// Every object made so far, in order: the archive owns them (objects may refer to each
+    /// other in cycles, which its end breaks), or an error empties them (``releaseObjects()``).
+    var objects: [ArchivedObject] = []
 
-    init(maximumNesting: Int) {
+    init(maximumNesting: Int, limits: DecodingLimits = .default) {
         self.maximumNesting = maximumNesting
+        self.tally = LimitTally(limits: limits)
+    }
+
+    /// Empties the groups of every object made, breaking the cycles a document that fails
+    /// part-way may have made (an object holding a reference to itself), so they are freed.
+    func releaseObjects() {
+        for object in objects { object.groups = [] }
     }
 
     func fail(_ code: ArchiveJSONError.Code, _ reason: String) -> ArchiveJSONError {
@@ -59,12 +71,12 @@ struct ArchiveJSONDecoder {
                 var at = path
                 at.push(member.key)
                 let list = allowed.map { "'\($0)'" }.joined(separator: ", ")
-                throw ArchiveJSONError(.unknownField, path: at.text, "unknown member '\(member.key)' in \(what) (allowed: \(list))")
+                throw ArchiveJSONError(.unknownField, path: at.text, "unknown member \(TextExcerpt.quoted(member.key)) in \(what) (allowed: \(list))")
             }
             guard result[index] == nil else {
                 var at = path
                 at.push(member.key)
-                throw ArchiveJSONError(.duplicateField, path: at.text, "member '\(member.key)' appears twice")
+                throw ArchiveJSONError(.duplicateField, path: at.text, "member \(TextExcerpt.quoted(member.key)) appears twice")
             }
             result[index] = member.value
         }
@@ -102,7 +114,7 @@ struct ArchiveJSONDecoder {
             throw fail(.wrongShape, "expected \(what) (an integer), found \(value.kindDescription)")
         }
         guard let n = Int64(text) else {
-            throw fail(.badValue, "expected \(what) as an integer, found \(text)")
+            throw fail(.badValue, "expected \(what) as an integer, found \(TextExcerpt.number(text))")
         }
         return n
     }
@@ -113,10 +125,10 @@ struct ArchiveJSONDecoder {
             throw fail(.typeMismatch, "expected \(what), found \(value.kindDescription)")
         }
         if text.hasPrefix("-") {
-            guard let n = Int64(text) else { throw fail(.badValue, "expected \(what), found \(text)") }
+            guard let n = Int64(text) else { throw fail(.badValue, "expected \(what), found \(TextExcerpt.number(text))") }
             return (true, n.magnitude)
         }
-        guard let n = UInt64(text) else { throw fail(.badValue, "expected \(what), found \(text)") }
+        guard let n = UInt64(text) else { throw fail(.badValue, "expected \(what), found \(TextExcerpt.number(text))") }
         return (false, n)
     }
 
@@ -124,7 +136,7 @@ struct ArchiveJSONDecoder {
     func width(_ value: JSONValue, _ context: WidthContext, holding number: Int64, _ what: String) throws(ArchiveJSONError) -> IntegerWidth {
         let name = try string(value, "a width")
         guard let width = IntegerWidth(name: name) else {
-            throw fail(.badValue, "unknown width '\(name)' (expected inline, int16, int32 or int64)")
+            throw fail(.badValue, "unknown width \(TextExcerpt.quoted(name)) (expected inline, int16, int32 or int64)")
         }
         guard context.allows(width) else { throw fail(.badValue, "\(what) is never written as \(name)") }
         guard width.canHold(number) else { throw fail(.badValue, "\(number) does not fit the width \(name)") }
@@ -175,7 +187,7 @@ struct ArchiveJSONDecoder {
         case (let literal?, nil):
             guard fields[2] == nil else { throw fail(.unknownField, "a literal decision has no 'width' (the width is the value of 'literal')") }
             let name = try string(literal, "a width")
-            guard let width = IntegerWidth(name: name) else { throw fail(.badValue, "unknown width '\(name)'") }
+            guard let width = IntegerWidth(name: name) else { throw fail(.badValue, "unknown width \(TextExcerpt.quoted(name))") }
             decision = .literal(length: width)
         case (nil, let reference?):
             let n = try int64(reference, "a shared-string index")
@@ -183,7 +195,7 @@ struct ArchiveJSONDecoder {
             var width = WireDefaults.referenceWidth(slot: index)
             if let w = fields[2] {
                 let name = try string(w, "a width")
-                guard let named = IntegerWidth(name: name) else { throw fail(.badValue, "unknown width '\(name)'") }
+                guard let named = IntegerWidth(name: name) else { throw fail(.badValue, "unknown width \(TextExcerpt.quoted(name))") }
                 width = named
             }
             decision = .reference(index: index, width: width)
@@ -202,8 +214,21 @@ struct ArchiveJSONDecoder {
             decision = try self.decision(value, for: text)
             path.pop()
         }
+        if case .literal = decision, let problem = tally.countSharedString() { throw fail(.limitExceeded, problem) }
         tables.record(text, decision)
         return decision
+    }
+
+    /// Claims the next object-table slot (a new object, class or C string), as readers count it.
+    mutating func claimSlot() throws(ArchiveJSONError) -> Int {
+        if let problem = tally.countObject() { throw fail(.limitExceeded, problem) }
+        return tables.claimSlot()
+    }
+
+    /// Counts the value of `type` as readers count values that take no bytes (see
+    /// ``LimitTally/countValue(of:)``).
+    mutating func countValue(of type: ObjCType) throws(ArchiveJSONError) {
+        if let problem = tally.countValue(of: type) { throw fail(.limitExceeded, problem) }
     }
 
     mutating func nest() throws(ArchiveJSONError) {

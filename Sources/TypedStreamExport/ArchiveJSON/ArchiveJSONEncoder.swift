@@ -84,13 +84,13 @@ struct ArchiveJSONEncoder: ~Copyable {
             typeCache[typeString] = types
             return types
         } catch {
-            throw unwritable("type string '\(String(decoding: typeString, as: UTF8.self))' does not parse: \(error.description)")
+            throw unwritable("type string \(TextExcerpt.quoted(typeString)) does not parse: \(error.description)")
         }
     }
 
     private mutating func encodeGroup(_ group: ArchivedGroup) throws(ArchiveJSONError) {
         guard group.values.count == group.types.count else {
-            throw unwritable("group '\(group.typeText)' has \(group.types.count) types but \(group.values.count) values")
+            throw unwritable("group \(TextExcerpt.quoted(group.typeText)) has \(group.types.count) types but \(group.values.count) values")
         }
         out.beginObject(definesNewObject(group.values) ? .hug : .inline)
         try encodeGroupType(group)
@@ -112,7 +112,7 @@ struct ArchiveJSONEncoder: ~Copyable {
         out.key("type")
         if let typeString = group.typeString {
             guard try types(of: typeString) == group.types else {
-                throw unwritable("the group's types do not match its type string '\(group.typeText)'")
+                throw unwritable("the group's types do not match its type string \(TextExcerpt.quoted(group.typeText))")
             }
             out.bytesField(typeString)
             if let decision = sharedString(typeString, group.typeStringDecision) {
@@ -153,13 +153,13 @@ struct ArchiveJSONEncoder: ~Copyable {
             // Bytes given one by one: the same wire bytes as a byte blob.
             var payload: [UInt8] = []
             for v in values {
-                guard case .byte(let b) = v else { throw unwritable("a value of the wrong kind for type '\(element.encoding)'") }
+                guard case .byte(let b) = v else { throw unwritable("a value of the wrong kind for type \(TextExcerpt.quoted(element.encoding))") }
                 payload.append(b)
             }
-            guard payload.count == count else { throw unwritable("'\(type.encoding)' needs \(count) bytes, the value has \(payload.count)") }
+            guard payload.count == count else { throw unwritable("\(TextExcerpt.quoted(type.encoding)) needs \(count) bytes, the value has \(payload.count)") }
             out.hexObject(ArraySlice(payload))
         case (.array(let count, let element), .array(let values)):
-            guard values.count == count else { throw unwritable("'\(type.encoding)' needs \(count) elements, the value has \(values.count)") }
+            guard values.count == count else { throw unwritable("\(TextExcerpt.quoted(type.encoding)) needs \(count) elements, the value has \(values.count)") }
             try nest()
             out.beginArray(definesNewObject(values) ? .block : .inline)
             for i in values.indices {
@@ -170,7 +170,7 @@ struct ArchiveJSONEncoder: ~Copyable {
             out.endArray()
             depth -= 1
         case (.structure(_, let fields), .structure(let values)):
-            guard values.count == fields.count else { throw unwritable("'\(type.encoding)' has \(fields.count) members, the value has \(values.count)") }
+            guard values.count == fields.count else { throw unwritable("\(TextExcerpt.quoted(type.encoding)) has \(fields.count) members, the value has \(values.count)") }
             try nest()
             out.beginArray(definesNewObject(values) ? .block : .inline)
             for i in values.indices {
@@ -205,11 +205,11 @@ struct ArchiveJSONEncoder: ~Copyable {
         case (.char, .byte(let b)), (.unsignedChar, .byte(let b)), (.bool, .byte(let b)):
             out.integer(Int64(b))
         case (.array(let count, let element), .bytes(let payload)) where element.unqualified == .char || element.unqualified == .unsignedChar:
-            guard payload.count == count else { throw unwritable("'\(type.encoding)' needs \(count) bytes, the value has \(payload.count)") }
+            guard payload.count == count else { throw unwritable("\(TextExcerpt.quoted(type.encoding)) needs \(count) bytes, the value has \(payload.count)") }
             out.hexObject(payload)
         case (.union, .bytes(let payload)):
             guard let size = type.layout(.ilp32)?.size, payload.count == size else {
-                throw unwritable("union '\(type.encoding)' has the wrong number of bytes (\(payload.count))")
+                throw unwritable("union \(TextExcerpt.quoted(type.encoding)) has the wrong number of bytes (\(payload.count))")
             }
             out.hexObject(payload)
         case (.bytes, .unsharedString(let payload, let w)):
@@ -243,7 +243,7 @@ struct ArchiveJSONEncoder: ~Copyable {
         case (.ignored, .ignored):
             out.null()
         default:
-            throw unwritable("a value of the wrong kind for type '\(type.encoding)'")
+            throw unwritable("a value of the wrong kind for type \(TextExcerpt.quoted(type.encoding))")
         }
     }
 
