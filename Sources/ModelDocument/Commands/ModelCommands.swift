@@ -121,7 +121,7 @@ public enum ModelCommands {
     /// `model import FILE DIR`: creates a Model document from a keyed archive made by `export`.
     public static func importKeyed(file: String, directory: String) -> CommandOutput {
         do {
-            let document = try KeyedModelArchive.importDocument(DurableIO.read(file), to: directory)
+            let document = try KeyedModelArchive.importDocument(DurableIO.read(file), to: directory, path: file)
             return .succeeded(["created \(directory) from \(file) (document version \(document.version), \(document.count) models)"])
         } catch {
             return .failed(error.description)
