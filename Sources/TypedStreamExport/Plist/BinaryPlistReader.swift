@@ -139,6 +139,9 @@ struct BinaryPlistObjects {
         while true {
             // Start `pending`: a value read before, a leaf, or a collection to push.
             var result: (PlistValue, Int)?
+            guard pending >= 0, pending < objectCount else {
+                throw Self.error(at: from, "reference to object \(pending), but there are \(objectCount) objects")
+            }
             if let done = values[pending] {
                 result = (done, sizes[pending])
             } else {
