@@ -35,6 +35,7 @@ TARGETS=(
   "objctype|Tests/Fuzz/ObjCTypeTarget.swift|ObjCTypeEncoding"
   "unarchiver|Tests/Fuzz/UnarchiverTarget.swift|ObjCTypeEncoding TypedStream TypedStreamFoundation"
   "jsonimporter|Tests/Fuzz/JSONImporterTarget.swift|ObjCTypeEncoding TypedStream TypedStreamFoundation TypedStreamExport"
+  "keyedimporter|Tests/Fuzz/KeyedImporterTarget.swift|ObjCTypeEncoding TypedStream TypedStreamFoundation TypedStreamExport ModelDocument"
 )
 
 die() { echo "fuzz.sh: $*" >&2; exit 64; }
@@ -127,6 +128,7 @@ seeds_for() {  # directories of seed inputs for a target
 dict_for() {
   case "$1" in
     objctype) echo "$ROOT/Tests/Fuzz/objctype.dict" ;;
+    keyedimporter) echo "$ROOT/Tests/Fuzz/keyed.dict" ;;
     *) echo "$ROOT/Tests/Fuzz/typedstream.dict" ;;
   esac
 }

@@ -54,7 +54,7 @@ struct DetectCommandTests {
         DetectRow("plain binary", plist(["a": 1], .binary), .binaryPropertyList,
                   "binary property list (top level: dictionary of 1) — header \"bplist00\"; no top-level \"$archiver\" key"),
         DetectRow("damaged binary", Array("bplist00".utf8) + [0xFF, 0xFF, 0x00], .binaryPropertyList,
-                  "binary property list (damaged) — header \"bplist00\", but it does not parse"),
+                  "binary property list (damaged) — header \"bplist00\", but it does not parse (offset 0x0 (0): binary property list: no 'bplist0' header and trailer)"),
         DetectRow("bplist15", Array("bplist15".utf8) + [0x00], .binaryPropertyList,
                   "binary property list (format 15) — header \"bplist15\"; only bplist00 is checked further"),
         DetectRow("keyed xml", plist(keyed, .xml), .keyedArchive,

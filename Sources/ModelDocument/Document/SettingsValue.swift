@@ -1,4 +1,5 @@
 import Foundation
+import TypedStreamExport
 
 /// A property-list value as a Swift value (named apart from TypedStreamExport's `PlistValue`, which
 /// the command-line module imports too), so settings entries this program does not know can be
@@ -107,6 +108,13 @@ public enum SettingsValue: Hashable, Sendable {
     /// Parses a property list (XML or binary) whose root is a dictionary. Throws
     /// ``ModelDocumentError`` with `code` when it is not one.
     public static func parseDictionary(_ bytes: [UInt8], path: String?, code: ModelDocumentError.Code) throws(ModelDocumentError) -> [String: SettingsValue] {
+        // Binary and XML property lists are checked by our bounded readers first (nesting, shared
+        // references, no entities: PlistLimits), so Foundation only parses what they accept.
+        if bytes.starts(with: Array("bplist".utf8)) || XMLPlistReader.looksLikeXML(bytes) {
+            do { _ = try KeyedArchiveImporter.plist(from: bytes) } catch {
+                throw ModelDocumentError(code, path: path, offset: error.offset, "not a property list: \(error.reason)")
+            }
+        }
         let object: Any
         do {
             object = try PropertyListSerialization.propertyList(from: Data(bytes), options: [], format: nil)

@@ -60,16 +60,21 @@ public final class Album: NSObject, NSSecureCoding {
 
     /// Reads the keys; `nil` (a failed decode) when a required string is missing.
     public init?(coder: NSCoder) {
-        guard let title = coder.decodeObject(of: NSString.self, forKey: Key.title),
-              let artist = coder.decodeObject(of: NSString.self, forKey: Key.artist),
-              let coverURL = coder.decodeObject(of: NSString.self, forKey: Key.coverURL),
-              let year = coder.decodeObject(of: NSString.self, forKey: Key.year) else { return nil }
-        self.title = title as String
-        self.artist = artist as String
-        self.genre = coder.containsValue(forKey: Key.genre) ? coder.decodeObject(of: NSString.self, forKey: Key.genre) as String? : nil
-        self.coverURL = coverURL as String
-        self.year = year as String
+        guard let album = try? Self.fields(from: CoderValues(coder: coder)) else { return nil }
+        self.title = album.title
+        self.artist = album.artist
+        self.genre = album.genre
+        self.coverURL = album.coverURL
+        self.year = album.year
         super.init()
+    }
+
+    /// The album an archived object's keys hold. Throws ``ModelDocumentError`` `keyedArchive`
+    /// when a required string is missing or a value is not a string.
+    static func fields(from values: some KeyedValues) throws(ModelDocumentError) -> Album {
+        Album(title: try values.requiredString(Key.title), artist: try values.requiredString(Key.artist),
+              genre: try values.string(Key.genre), coverURL: try values.requiredString(Key.coverURL),
+              year: try values.requiredString(Key.year))
     }
 
     /// Equal when all five values are.

@@ -66,11 +66,14 @@ public final class AlbumLibrary {
         try KeyedArchiving.archive(albums as NSArray, path: path)
     }
 
-    /// The albums of a keyed archive. Throws ``ModelDocumentError`` `keyedArchive`.
+    /// The albums of a keyed archive, read and checked by our own bounded readers
+    /// (``KeyedArchiveReader``), never by Foundation's `NSKeyedUnarchiver`. Throws
+    /// ``ModelDocumentError`` `keyedArchive`.
     public static func albums(fromArchive bytes: [UInt8], path: String? = nil) throws(ModelDocumentError) -> [Album] {
-        let root = try KeyedArchiving.unarchive(bytes, classes: [NSArray.self, NSMutableArray.self, Album.self], path: path)
-        guard let albums = root as? [Album] else {
-            throw ModelDocumentError(.keyedArchive, path: path, "the root object is not an array of Album")
+        let reader = try KeyedArchiveReader(bytes, path: path)
+        var albums: [Album] = []
+        for element in try reader.arrayElements(reader.root(), of: Album.className) {
+            albums.append(try Album.fields(from: reader.values(of: element)))
         }
         return albums
     }

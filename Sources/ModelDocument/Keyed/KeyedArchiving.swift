@@ -2,7 +2,8 @@ import TypedStreamExport
 import Foundation
 
 /// The `NSKeyedArchiver` plumbing shared by albums and keyed Model documents: class names
-/// registered both ways, secure decoding, errors as ``ModelDocumentError`` `keyedArchive`.
+/// registered both ways, errors as ``ModelDocumentError`` `keyedArchive`. Writing only: archives
+/// are read by ``KeyedArchiveReader``, which keeps untrusted bytes away from Foundation.
 ///
 /// Two things about swift-corelibs-foundation's keyed archiver, found while building this:
 /// * `NSKeyedArchiver.setClassName(_:for:)` has no effect: it files the name under
@@ -69,19 +70,6 @@ enum KeyedArchiving {
         } catch {
             throw ModelDocumentError(.keyedArchive, path: path, "cannot rename the archived classes: \(error.localizedDescription)")
         }
-    }
-
-    /// The root object of a keyed archive, decoded securely as one of `classes`.
-    static func unarchive(_ bytes: [UInt8], classes: [AnyClass], path: String?) throws(ModelDocumentError) -> Any {
-        registerClassNames()
-        let root: Any?
-        do {
-            root = try NSKeyedUnarchiver.unarchivedObject(ofClasses: classes, from: Data(bytes))
-        } catch {
-            throw ModelDocumentError(.keyedArchive, path: path, "not a keyed archive of the expected classes: \(error.localizedDescription)")
-        }
-        guard let root else { throw ModelDocumentError(.keyedArchive, path: path, "the keyed archive has no root object") }
-        return root
     }
 
     /// Writes `bytes` to `path` atomically (temporary file, `fsync`, `rename`, `fsync` the folder).

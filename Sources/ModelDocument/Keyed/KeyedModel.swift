@@ -1,4 +1,5 @@
 import Foundation
+import TypedStreamExport
 
 /// One Model in a keyed archive: class name `Model`, the Objective-C ivar names as keys.
 /// (Keys: see ``KeyedModelArchive``.)
@@ -29,22 +30,26 @@ final class KeyedModel: NSObject, NSSecureCoding {
     /// Decoding needs the document version, which lives on the root: it is read later by
     /// ``KeyedModelDocument``; here every present key is taken.
     required init?(coder: NSCoder) {
-        func integer(_ key: String) -> Int { coder.containsValue(forKey: key) ? coder.decodeInteger(forKey: key) : 0 }
-        func string(_ key: String) -> String? {
-            coder.containsValue(forKey: key) ? coder.decodeObject(of: NSString.self, forKey: key) as String? : nil
-        }
-        guard let rectText = string("md_rt"), let rect = Self.rect(parsing: rectText),
-              let flag = UInt32(exactly: integer("md_flag")), let kind = Int32(exactly: integer("md_kind")),
-              let para = Int32(exactly: integer("md_para")), let reserved = Int32(exactly: integer("md_reserved")) else { return nil }
-        var thumbnail: [UInt8]?
-        if coder.containsValue(forKey: "md_image") {
-            guard let data = coder.decodeObject(of: NSData.self, forKey: "md_image") else { return nil }
-            thumbnail = Array(data as Data)
-        }
-        record = ModelRecord(name: string("md_name"), type: string("md_type"), rect: rect, flag: flag, kind: kind,
-                             para: para, reserved: reserved, thumbnail: thumbnail)
-        version = coder.containsValue(forKey: "md_reserved") ? .v3Draft : coder.containsValue(forKey: "md_para") ? .v2 : .v1
+        guard let (record, version) = try? Self.fields(from: CoderValues(coder: coder)) else { return nil }
+        self.record = record
+        self.version = version
         super.init()
+    }
+
+    /// The record a Model's keys hold, and the document version its keys imply (`md_reserved`:
+    /// 3 draft, `md_para`: 2, else 1). Throws ``ModelDocumentError`` `keyedArchive` for a
+    /// missing `md_rt`, a rectangle that does not parse, an integer out of range.
+    static func fields(from values: some KeyedValues) throws(ModelDocumentError) -> (record: ModelRecord, version: DocumentVersion) {
+        let rectText = try values.requiredString("md_rt")
+        guard let rect = rect(parsing: rectText) else {
+            throw values.invalid("md_rt", "\(KeyedArchiveGraph.excerpt(rectText)) is not a rectangle \"{{x, y}, {w, h}}\"")
+        }
+        let record = ModelRecord(name: try values.string("md_name"), type: try values.string("md_type"), rect: rect,
+                                 flag: try values.integer("md_flag", as: UInt32.self), kind: try values.integer("md_kind", as: Int32.self),
+                                 para: try values.integer("md_para", as: Int32.self), reserved: try values.integer("md_reserved", as: Int32.self),
+                                 thumbnail: try values.data("md_image"))
+        let version: DocumentVersion = values.contains("md_reserved") ? .v3Draft : values.contains("md_para") ? .v2 : .v1
+        return (record, version)
     }
 
     /// `"{{x, y}, {w, h}}"`.
@@ -89,5 +94,27 @@ final class KeyedModelDocument: NSObject, NSSecureCoding {
         version = coder.decodeInteger(forKey: "version")
         self.models = models
         super.init()
+    }
+
+    /// The version and models of a keyed Model document read by `reader` (no Foundation).
+    /// Throws ``ModelDocumentError`` `keyedArchive`.
+    static func read(_ reader: KeyedArchiveReader) throws(ModelDocumentError) -> (version: Int, models: [KeyedModel]) {
+        let root = try reader.root()
+        guard root.className == className else {
+            throw reader.error("the root object ($objects[\(root.uid)]) is of class \(KeyedArchiveGraph.excerpt(root.className)), not \(className)")
+        }
+        let values = reader.values(of: root)
+        let format = try values.string("format")
+        guard format == DocumentSettings.formatIdentifier else {
+            throw values.invalid("format", "is \(format.map(KeyedArchiveGraph.excerpt) ?? "missing"), not \"\(DocumentSettings.formatIdentifier)\"")
+        }
+        guard let modelsRef = root.value["models"] else { throw values.invalid("models", "is missing") }
+        let array = try reader.object(modelsRef, at: root.place + ".models")
+        var models: [KeyedModel] = []
+        for element in try reader.arrayElements(array, of: KeyedModel.className) {
+            let (record, version) = try KeyedModel.fields(from: reader.values(of: element))
+            models.append(KeyedModel(record, version: version))
+        }
+        return (try values.integer("version") ?? 0, models)
     }
 }

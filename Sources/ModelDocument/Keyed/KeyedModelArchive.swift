@@ -44,12 +44,11 @@ public enum KeyedModelArchive {
 
     /// The version and records of a keyed Model archive. Throws ``ModelDocumentError``
     /// `keyedArchive` when it is not one, `newerVersion` for a version this program does not
-    /// understand, `malformedArchive` when a model's keys do not match the version.
+    /// understand, `malformedArchive` when a model's keys do not match the version. The bytes
+    /// are read and checked by our own bounded readers (``KeyedArchiveReader``), never by
+    /// Foundation's `NSKeyedUnarchiver`.
     public static func decode(_ bytes: [UInt8], path: String? = nil) throws(ModelDocumentError) -> (version: DocumentVersion, records: [ModelRecord]) {
-        let root = try KeyedArchiving.unarchive(bytes, classes: [KeyedModelDocument.self, NSArray.self, KeyedModel.self], path: path)
-        guard let document = root as? KeyedModelDocument else {
-            throw ModelDocumentError(.keyedArchive, path: path, "the root object is not a ModelDocument")
-        }
+        let document = try KeyedModelDocument.read(KeyedArchiveReader(bytes, path: path))
         let version = try DocumentSettings(version: document.version).documentVersion(path: path)
         for (index, model) in document.models.enumerated() where model.version != version {
             throw ModelDocumentError(.malformedArchive, path: path, "model \(index) has the keys of version \(model.version), the document says \(version)")

@@ -75,4 +75,35 @@ enum ByteText {
         }
         return String(decoding: out, as: UTF8.self)
     }
+
+    /// The bytes of standard base64 text (RFC 4648), ignoring whitespace; padding optional.
+    /// `nil` for any other character or a dangling sixth bit group.
+    static func bytes(fromBase64 text: String) -> [UInt8]? {
+        var out: [UInt8] = []
+        out.reserveCapacity(text.utf8.count / 4 * 3)
+        var accumulator: UInt32 = 0, bits = 0, padding = 0
+        for c in text.utf8 {
+            let v: UInt32
+            switch c {
+            case UInt8(ascii: "A")...UInt8(ascii: "Z"): v = UInt32(c - UInt8(ascii: "A"))
+            case UInt8(ascii: "a")...UInt8(ascii: "z"): v = UInt32(c - UInt8(ascii: "a")) + 26
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): v = UInt32(c - UInt8(ascii: "0")) + 52
+            case UInt8(ascii: "+"): v = 62
+            case UInt8(ascii: "/"): v = 63
+            case UInt8(ascii: "="): padding += 1; continue
+            case 0x20, 0x09, 0x0A, 0x0D: continue
+            default: return nil
+            }
+            guard padding == 0 else { return nil }
+            accumulator = accumulator << 6 | v
+            bits += 6
+            if bits >= 8 {
+                bits -= 8
+                out.append(UInt8(truncatingIfNeeded: accumulator >> UInt32(bits)))
+                accumulator &= (1 << UInt32(bits)) - 1
+            }
+        }
+        guard bits < 6, padding <= 2 else { return nil }
+        return out
+    }
 }

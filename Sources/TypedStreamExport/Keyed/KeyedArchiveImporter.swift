@@ -1,4 +1,3 @@
-import Foundation
 import TypedStream
 import TypedStreamFoundation
 
@@ -29,19 +28,11 @@ public enum KeyedArchiveImporter {
     }
 
     /// The property list of a keyed archive file: `bplist00` bytes are read by
-    /// ``BinaryPlistReader``; anything else is parsed as an XML property list by Foundation.
-    /// Throws ``KeyedArchiveError`` `notAKeyedArchive`.
-    public static func plist(from bytes: [UInt8]) throws(KeyedArchiveError) -> PlistValue {
-        if bytes.starts(with: Array("bplist".utf8)) { return try BinaryPlistReader.read(bytes) }
-        let binary: Data
-        do {
-            // Foundation keeps CF$UID dictionaries as UIDs and writes them back as binary UIDs.
-            let object = try PropertyListSerialization.propertyList(from: Data(bytes), format: nil)
-            binary = try PropertyListSerialization.data(fromPropertyList: object, format: .binary, options: 0)
-        } catch {
-            throw KeyedArchiveError(.notAKeyedArchive, "not a property list: \(error.localizedDescription)")
-        }
-        return try BinaryPlistReader.read([UInt8](binary))
+    /// ``BinaryPlistReader``, anything else by ``XMLPlistReader`` — both bounded by `limits`,
+    /// neither by Foundation. Throws ``KeyedArchiveError`` `notAKeyedArchive`.
+    public static func plist(from bytes: [UInt8], limits: PlistLimits = .default) throws(KeyedArchiveError) -> PlistValue {
+        if bytes.starts(with: Array("bplist".utf8)) { return try BinaryPlistReader.read(bytes, limits: limits) }
+        return try XMLPlistReader.read(bytes, limits: limits)
     }
 
     /// The top-level items of a keyed archive: `root`, then `TSItem1`, `TSItem2` … in order.
@@ -84,14 +75,9 @@ final class KeyedArchiveDecoder {
     private var depth = 0
 
     init(_ archive: PlistValue, options: KeyedArchiveImporter.Options) throws(KeyedArchiveError) {
-        guard archive["$archiver"] == .string("NSKeyedArchiver") else {
-            throw KeyedArchiveError(.notAKeyedArchive, "$archiver is not NSKeyedArchiver")
-        }
-        guard case .array(let list)? = archive["$objects"], list.first == .string("$null") else {
-            throw KeyedArchiveError(.notAKeyedArchive, "$objects is missing or does not start with $null")
-        }
+        let graph = try KeyedArchiveGraph(archive)
         self.archive = archive
-        self.objects = list
+        self.objects = graph.objects
         self.options = options
     }
 

@@ -27,24 +27,6 @@ public enum XMLPlistWriter {
         return r
     }
 
-    private static let base64Alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
-
-    /// Standard base64 with padding.
-    static func base64(_ bytes: [UInt8]) -> String {
-        var out: [UInt8] = []
-        out.reserveCapacity((bytes.count + 2) / 3 * 4)
-        var i = 0
-        while i < bytes.count {
-            let b0 = bytes[i], b1 = i + 1 < bytes.count ? bytes[i + 1] : 0, b2 = i + 2 < bytes.count ? bytes[i + 2] : 0
-            out.append(base64Alphabet[Int(b0 >> 2)])
-            out.append(base64Alphabet[Int((b0 & 3) << 4 | b1 >> 4)])
-            out.append(i + 1 < bytes.count ? base64Alphabet[Int((b1 & 15) << 2 | b2 >> 6)] : UInt8(ascii: "="))
-            out.append(i + 2 < bytes.count ? base64Alphabet[Int(b2 & 63)] : UInt8(ascii: "="))
-            i += 3
-        }
-        return String(decoding: out, as: UTF8.self)
-    }
-
     private static func append(_ value: PlistValue, indent: Int, into out: inout String) {
         let pad = String(repeating: "\t", count: indent)
         switch value {
@@ -52,7 +34,7 @@ public enum XMLPlistWriter {
         case .integer(let v): out += "\(pad)<integer>\(v)</integer>\n"
         case .real(let d): out += "\(pad)<real>\(d)</real>\n"
         case .bool(let b): out += "\(pad)<\(b ? "true" : "false")/>\n"
-        case .data(let bytes): out += "\(pad)<data>\(base64(bytes))</data>\n"
+        case .data(let bytes): out += "\(pad)<data>\(ByteText.base64(bytes[...]))</data>\n"
         case .date(let seconds): out += "\(pad)<date>\(ISODate.format(secondsSince2001: seconds))</date>\n"
         case .uid(let u): out += "\(pad)<dict>\n\(pad)\t<key>CF$UID</key>\n\(pad)\t<integer>\(u)</integer>\n\(pad)</dict>\n"
         case .array(let values):
@@ -72,7 +54,7 @@ public enum XMLPlistWriter {
     }
 }
 
-/// ISO 8601 formatting of plist dates without Foundation.
+/// ISO 8601 formatting and parsing of plist dates without Foundation.
 enum ISODate {
     /// "2001-01-01T00:00:00Z" for 0.
     static func format(secondsSince2001 seconds: Double) -> String {
@@ -91,5 +73,31 @@ enum ISODate {
         let year = yoe + era * 400 + (month <= 2 ? 1 : 0)
         func two(_ v: Int64) -> String { v < 10 ? "0\(v)" : "\(v)" }
         return "\(year)-\(two(month))-\(two(day))T\(two(secondsOfDay / 3600)):\(two(secondsOfDay / 60 % 60)):\(two(secondsOfDay % 60))Z"
+    }
+
+    /// Seconds since 2001-01-01 of "YYYY-MM-DDTHH:MM:SSZ" (what plists hold), or nil.
+    static func parse(_ text: String) -> Double? {
+        let u = Array(text.utf8)
+        guard u.count == 20, u[4] == UInt8(ascii: "-"), u[7] == UInt8(ascii: "-"), u[10] == UInt8(ascii: "T"),
+              u[13] == UInt8(ascii: ":"), u[16] == UInt8(ascii: ":"), u[19] == UInt8(ascii: "Z") else { return nil }
+        func number(_ from: Int, _ count: Int) -> Int64? {
+            var v: Int64 = 0
+            for b in u[from..<from + count] {
+                guard b >= 0x30, b <= 0x39 else { return nil }
+                v = v * 10 + Int64(b - 0x30)
+            }
+            return v
+        }
+        guard let year = number(0, 4), let month = number(5, 2), let day = number(8, 2), let hour = number(11, 2),
+              let minute = number(14, 2), let second = number(17, 2),
+              (1...12).contains(month), (1...31).contains(day), hour < 24, minute < 60, second < 61 else { return nil }
+        // Days-from-civil (Howard Hinnant's algorithm), the inverse of `format`.
+        let y = month <= 2 ? year - 1 : year
+        let era = (y >= 0 ? y : y - 399) / 400
+        let yoe = y - era * 400
+        let doy = (153 * (month > 2 ? month - 3 : month + 9) + 2) / 5 + day - 1
+        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
+        let days = era * 146_097 + doe - 719_468
+        return Double(days * 86400 + hour * 3600 + minute * 60 + second) - 978_307_200
     }
 }

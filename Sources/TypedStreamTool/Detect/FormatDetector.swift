@@ -1,5 +1,5 @@
-import Foundation
 import TypedStream
+import TypedStreamExport
 
 /// What a file is, judged from its bytes, with a one-line reason.
 public struct Detection: Sendable, Hashable {
@@ -107,17 +107,17 @@ public enum FormatDetector {
             return Detection(.binaryPropertyList, "binary property list (format \(header.dropFirst(6)))",
                              reason: "header \"\(header)\"; only bplist00 is checked further")
         }
-        let root: Any
+        let root: PlistValue
         do {
-            root = try PropertyListSerialization.propertyList(from: Data(bytes), options: [], format: nil)
+            root = try BinaryPlistReader.read(bytes)
         } catch {
             let mentions = containsBytes(bytes, "$archiver")
             return Detection(mentions ? .keyedArchive : .binaryPropertyList,
                              mentions ? "keyed archive (damaged binary property list)" : "binary property list (damaged)",
-                             reason: "header \"bplist00\", but it does not parse" + (mentions ? "; contains \"$archiver\"" : ""))
+                             reason: "header \"bplist00\", but it does not parse (\(error.description))" + (mentions ? "; contains \"$archiver\"" : ""))
         }
-        if let dictionary = root as? [String: Any], let archiver = dictionary["$archiver"] {
-            return Detection(.keyedArchive, "keyed archive (\(archiver)\(versionNote(dictionary["$version"])), binary property list)",
+        if let archiver = root["$archiver"] {
+            return Detection(.keyedArchive, "keyed archive (\(scalarText(archiver))\(versionNote(root["$version"])), binary property list)",
                              reason: "bplist00 whose top-level dictionary has the key \"$archiver\"")
         }
         return Detection(.binaryPropertyList, "binary property list (top level: \(describeRoot(root)))",
@@ -138,18 +138,27 @@ public enum FormatDetector {
         return Detection(.xmlPropertyList, reason: "XML prolog and a <plist> element; no \"$archiver\" key")
     }
 
-    private static func versionNote(_ version: Any?) -> String {
+    private static func versionNote(_ version: PlistValue?) -> String {
         guard let version else { return "" }
-        return ", version \(version)"
+        return ", version \(scalarText(version))"
     }
 
-    private static func describeRoot(_ root: Any) -> String {
+    /// A string or number from the file, as a short escaped excerpt; other values by kind.
+    private static func scalarText(_ value: PlistValue) -> String {
+        switch value {
+        case .string(let s): return TextFormatting.quoted(Array(s.utf8), limit: 40).dropFirst().dropLast().description
+        case .integer(let v): return "\(v)"
+        default: return KeyedArchiveGraph.kind(of: value)
+        }
+    }
+
+    private static func describeRoot(_ root: PlistValue) -> String {
         switch root {
-        case let dictionary as [String: Any]: return "dictionary of \(dictionary.count)"
-        case let array as [Any]: return "array of \(array.count)"
-        case is String: return "string"
-        case is Data: return "data"
-        default: return "\(type(of: root))"
+        case .dictionary(let entries): return "dictionary of \(entries.count)"
+        case .array(let items): return "array of \(items.count)"
+        case .string: return "string"
+        case .data: return "data"
+        default: return KeyedArchiveGraph.kind(of: root)
         }
     }
 
