@@ -19,13 +19,21 @@ import Testing
     /// end and a count of the bytes written so far.
     static func endlessStream(head: [UInt8]) -> (Int32, () -> Int) {
         var ends: [Int32] = [0, 0]
+        #if canImport(Glibc)
         _ = socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0, &ends)
+        let noSignal = Int32(MSG_NOSIGNAL)
+        #else
+        _ = socketpair(AF_UNIX, SOCK_STREAM, 0, &ends)
+        var on: Int32 = 1
+        _ = setsockopt(ends[1], SOL_SOCKET, SO_NOSIGPIPE, &on, socklen_t(MemoryLayout<Int32>.size))
+        let noSignal: Int32 = 0
+        #endif
         let (readEnd, writeEnd) = (ends[0], ends[1])
         let written = ManagedCounter()
         let writer = Thread {
             var chunk = head + [UInt8](repeating: 0, count: 4096)
             while true {
-                let count = chunk.withUnsafeBytes { send(writeEnd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+                let count = chunk.withUnsafeBytes { send(writeEnd, $0.baseAddress, $0.count, noSignal) }
                 if count <= 0 { break }
                 written.add(count)
                 chunk = [UInt8](repeating: 0, count: 4096)

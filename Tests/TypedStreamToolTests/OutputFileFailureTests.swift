@@ -116,9 +116,10 @@ import TypedStreamFoundation
         posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
         posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
         let argv: [UnsafeMutablePointer<CChar>?] = ([path] + arguments).map { strdup($0) } + [nil]
-        defer { argv.forEach { free($0) } }
+        let envp: [UnsafeMutablePointer<CChar>?] = ProcessInfo.processInfo.environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer { (argv + envp).forEach { free($0) } }
         var pid: pid_t = 0
-        let result = posix_spawn(&pid, path, &actions, &attributes, argv, environ)
+        let result = posix_spawn(&pid, path, &actions, &attributes, argv, envp)
         try #require(result == 0, "posix_spawn failed: \(result)")
         return pid
     }
