@@ -8,6 +8,15 @@ import Darwin
 /// flushed to disk, and replaces the destination with one atomic `rename`; then the folder is
 /// flushed so the rename itself survives a power cut. At every moment the destination holds
 /// either its complete old content or the complete new content.
+///
+/// - A symbolic link is followed: its target is replaced (beside the target) and the link kept.
+/// - A destination that exists and is not a regular file or a folder (`/dev/null`,
+///   `/dev/stdout` on a terminal or pipe, a FIFO) is written directly, with no temporary file —
+///   there is nothing to replace atomically. A folder is refused.
+/// - The temporary file is `.NAME.tmp-XXXXXX` beside the destination. It is removed on every
+///   failure, and by ``removeTemporaryFilesOnSignals()`` when the process is interrupted;
+///   one left by a killed run (older than this process's first write) is removed by the next
+///   write of the same destination.
 public enum AtomicFile {
     /// A failed write: what was being done, the path and the system's reason.
     public struct WriteError: Error, CustomStringConvertible, Sendable {
@@ -42,37 +51,76 @@ public enum AtomicFile {
             try body(&out)
             out.flush()
             if let error = out.error { throw WriteError(path: path, reason: error.reason) }
-            guard fsync(descriptor) == 0 else { throw WriteError(path: path, reason: errnoText()) }
         }
     }
 
-    /// The one way a file is replaced: a temporary file beside `path` (mode kept from `path`,
-    /// else 0644) that `fill` writes and flushes, renamed over `path`, then the folder flushed.
-    /// On any failure the temporary file is removed and `path` is untouched.
+    /// The one way a file is replaced: a temporary file beside the destination (mode kept from
+    /// it, else 0644) that `fill` writes, flushed, renamed over the destination, then the
+    /// folder flushed. On any failure the temporary file is removed and the destination is
+    /// untouched. A destination that is neither a regular file nor missing is written directly
+    /// (not flushed) or, if a folder, refused.
     private static func replace(_ path: String, fill: (Int32) throws -> Void) throws {
-        let folder = Self.folder(of: path)
-        let name = path.split(separator: "/").last.map(String.init) ?? path
-        var template = Array("\(folder)/.\(name).tmp-XXXXXX".utf8CString)
-        let descriptor = template.withUnsafeMutableBufferPointer { buffer in buffer.baseAddress.map { mkstemp($0) } ?? -1 }
+        var status = stat()
+        let exists = stat(path, &status) == 0
+        if exists, (status.st_mode & S_IFMT) == S_IFDIR { throw WriteError(path: path, reason: "it is a folder") }
+        if exists, (status.st_mode & S_IFMT) != S_IFREG { return try writeDirectly(path, fill: fill) }
+        let target = exists ? resolvingLinks(path) : path
+        let folder = Self.folder(of: target)
+        let name = target.split(separator: "/").last.map(String.init) ?? target
+        TemporaryFiles.removeStale(of: name, in: folder)
+        // The name is registered before the file is made, so a signal never finds a file it
+        // does not know.
+        var temporary = "", descriptor: Int32 = -1, slot: Int?
+        for _ in 0..<100 {
+            temporary = "\(folder)/.\(name).tmp-\(TemporaryFiles.randomSuffix())"
+            slot = TemporaryFiles.register(temporary)
+            descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+            if descriptor >= 0 { break }
+            let code = errno
+            TemporaryFiles.unregister(slot)
+            errno = code
+            if code != EEXIST { break }
+        }
         guard descriptor >= 0 else { throw WriteError(path: path, reason: errnoText()) }
-        let temporary = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
         var succeeded = false
         defer {
             if !succeeded { unlink(temporary) }
+            TemporaryFiles.unregister(slot)
         }
-        var status = stat()
-        let mode: mode_t = stat(path, &status) == 0 ? status.st_mode & 0o7777 : 0o644
-        fchmod(descriptor, mode)
+        fchmod(descriptor, exists ? status.st_mode & 0o7777 : 0o644)
+        do {
+            try fill(descriptor)
+            guard fsync(descriptor) == 0 else { throw WriteError(path: path, reason: errnoText()) }
+        } catch {
+            close(descriptor)
+            throw error
+        }
+        guard close(descriptor) == 0 else { throw WriteError(path: path, reason: errnoText()) }
+        guard rename(temporary, target) == 0 else { throw WriteError(path: path, reason: errnoText()) }
+        succeeded = true
+        syncFolder(folder)
+    }
+
+    /// Writes to an existing destination that is not a regular file (a device, a FIFO) in
+    /// place: there is no file to replace.
+    private static func writeDirectly(_ path: String, fill: (Int32) throws -> Void) throws {
+        let descriptor = open(path, O_WRONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { throw WriteError(path: path, reason: errnoText()) }
         do {
             try fill(descriptor)
         } catch {
             close(descriptor)
             throw error
         }
-        close(descriptor)
-        guard rename(temporary, path) == 0 else { throw WriteError(path: path, reason: errnoText()) }
-        succeeded = true
-        syncFolder(folder)
+        guard close(descriptor) == 0 else { throw WriteError(path: path, reason: errnoText()) }
+    }
+
+    /// `path` with its symbolic links resolved when it is one (`realpath`), else `path`.
+    private static func resolvingLinks(_ path: String) -> String {
+        var info = stat()
+        guard lstat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFLNK, let resolved = realpath(path, nil) else { return path }
+        defer { free(resolved) }
+        return String(cString: resolved)
     }
 
     /// Writes `bytes` to `path` (created or truncated, mode 0644) and flushes it to disk — the
@@ -81,8 +129,9 @@ public enum AtomicFile {
     public static func writeSynced(_ bytes: [UInt8], to path: String) throws(WriteError) {
         let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else { throw WriteError(path: path, reason: errnoText()) }
-        do {
+        do throws(WriteError) {
             try writeAll(bytes, descriptor: descriptor, path: path)
+            guard fsync(descriptor) == 0 else { throw WriteError(path: path, reason: errnoText()) }
         } catch {
             close(descriptor)
             throw error
@@ -90,7 +139,7 @@ public enum AtomicFile {
         guard close(descriptor) == 0 else { throw WriteError(path: path, reason: errnoText()) }
     }
 
-    /// Writes every byte to `descriptor` (retrying interrupted writes), then `fsync`s it.
+    /// Writes every byte to `descriptor` (retrying interrupted writes).
     /// Takes an array (no generic conversion, so no allocation: safe in a forked child).
     private static func writeAll(_ contiguous: [UInt8], descriptor: Int32, path: String) throws(WriteError) {
         var written = 0
@@ -104,7 +153,25 @@ public enum AtomicFile {
             }
             written += result
         }
-        guard fsync(descriptor) == 0 else { throw WriteError(path: path, reason: errnoText()) }
+    }
+
+    /// Creates the folder `path` and any missing folders above it (mode 0755), as
+    /// `mkdir -p` does. Throws ``WriteError`` ("cannot write 'out/a': Permission denied").
+    public static func createFolders(_ path: String) throws(WriteError) {
+        var info = stat()
+        if stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR { return }
+        // Each prefix that ends before a `/`, then the whole path, shortest first.
+        let bytes = Array(path.utf8)
+        var ends = bytes.indices.filter { $0 > 0 && bytes[$0] == UInt8(ascii: "/") && bytes[$0 - 1] != UInt8(ascii: "/") }
+        ends.append(bytes.count)
+        for end in ends {
+            let prefix = String(decoding: bytes[..<end], as: UTF8.self)
+            if mkdir(prefix, 0o755) == 0 || errno == EEXIST { continue }
+            throw WriteError(path: prefix, reason: errnoText())
+        }
+        guard stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR else {
+            throw WriteError(path: path, reason: "it exists and is not a folder")
+        }
     }
 
     /// Flushes a folder's entries (after a rename) to disk. Best effort.
@@ -122,7 +189,14 @@ public enum AtomicFile {
         return folder.isEmpty ? "/" : folder
     }
 
-    private static func errnoText() -> String { String(cString: strerror(errno)) }
+    /// Removes the temporary files of writes in progress when the process gets `SIGINT`,
+    /// `SIGTERM` or `SIGHUP`, then ends it by that signal as before. For programs (the
+    /// command-line tool calls it once at start); a signal the process ignores stays ignored.
+    public static func removeTemporaryFilesOnSignals() {
+        TemporaryFiles.installSignalHandlers()
+    }
+
+    static func errnoText() -> String { String(cString: strerror(errno)) }
 
     private static func posixWrite(_ descriptor: Int32, _ buffer: UnsafeRawPointer?, _ count: Int) -> Int {
         #if canImport(Glibc)

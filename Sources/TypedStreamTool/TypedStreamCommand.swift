@@ -1,3 +1,4 @@
+import TypedStreamExport
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -52,6 +53,7 @@ public enum TypedStreamCommand {
     /// killing the process with `SIGXFSZ`; a pipe whose reader has gone ends it by `SIGPIPE`.
     public static func main() -> Never {
         signal(SIGXFSZ, SIG_IGN)
+        AtomicFile.removeTemporaryFilesOnSignals()
         let context = CommandContext.process()
         let code = run(Array(CommandLine.arguments.dropFirst()), in: context)
         context.errorOutput.flush()
@@ -151,7 +153,7 @@ public enum TypedStreamCommand {
             context.printError("error: \(failure.message)")
             return failure.exitCode
         } catch {
-            context.printError("error: \(error)")
+            context.printError("error: \(ErrorText.describe(error))")
             return .failure
         }
     }

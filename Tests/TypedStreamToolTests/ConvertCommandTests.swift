@@ -44,7 +44,7 @@ struct ConvertCommandTests {
         let path = folder.appendingPathComponent("a.typedstream").path
         try Data(Samples.arrayWithBool).write(to: URL(fileURLWithPath: path))
         let refused = TypedStreamCommand.run(["convert", "--to", "typedstream", "--byte-order", "big", path, "-o", path])
-        #expect(refused.exitCode == .failure)
+        #expect(refused.exitCode == .usage)
         #expect(refused.standardError.contains("--in-place"))
         let replaced = TypedStreamCommand.run(["convert", "--to", "typedstream", "--byte-order", "big", "--in-place", path])
         #expect(replaced.exitCode == .success)

@@ -52,6 +52,17 @@ struct TokensCommandTests {
         #expect(two.contains("\n00000013  84     new object #0\n"))
     }
 
+    /// A limit beyond the input's size shows what the input's size shows: no overflow (it used
+    /// to trap), no gigabytes of padding per line.
+    @Test(arguments: ["9223372036854775807", "4294967296", "94"])
+    func aHugeByteLimitIsClampedToTheInput(limit: String) {
+        let clamped = run(["tokens", "--bytes", "93", "-"], stdin: Samples.arrayWithBool)
+        let result = run(["tokens", "--bytes", limit, "-"], stdin: Samples.arrayWithBool)
+        #expect(result.exitCode == .success)
+        #expect(result.standardOutput == clamped.standardOutput)
+        #expect(result.outputBytes.count < 93 * 3 * 40)
+    }
+
     /// Every truncated prefix prints the tokens read so far (a prefix of the full listing, with
     /// the last token possibly missing) and the error with its offset, and exits 1.
     @Test func everyTruncatedPrefixFailsCleanly() {

@@ -118,7 +118,17 @@ public enum ModelCommands {
     /// Refuses, as `add` does, two models with the same name (nothing is created).
     public static func importKeyed(file: String, directory: String) -> CommandOutput {
         do {
-            let document = try KeyedModelArchive.importDocument(DurableIO.read(file), to: directory, path: file)
+            return importKeyed(try DurableIO.read(file), file: file, directory: directory)
+        } catch {
+            return .failed(error.description)
+        }
+    }
+
+    /// `model import FILE DIR` over the bytes of FILE, read by the caller (the command-line
+    /// tool reads every input the same bounded way); `file` names it in the message.
+    public static func importKeyed(_ bytes: [UInt8], file: String, directory: String) -> CommandOutput {
+        do {
+            let document = try KeyedModelArchive.importDocument(bytes, to: directory, path: file)
             return .succeeded(["created \(directory) from \(file) (document version \(document.version), \(document.count) models)"])
         } catch {
             return .failed(error.description)

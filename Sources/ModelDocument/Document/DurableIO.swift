@@ -35,15 +35,11 @@ enum DurableIO {
         return stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR
     }
 
-    /// Creates `path` (and missing parents) as folders.
+    /// Creates `path` (and missing parents) as folders, with ``AtomicFile/createFolders(_:)``.
     static func makeDirectories(_ path: String) throws(ModelDocumentError) {
-        if isDirectory(path) { return }
-        var parent = path
-        while parent.count > 1, parent.hasSuffix("/") { parent.removeLast() }
-        if let slash = parent.lastIndex(of: "/"), slash != parent.startIndex {
-            try makeDirectories(String(parent[..<slash]))
+        do { try AtomicFile.createFolders(path) } catch {
+            throw ModelDocumentError.fileOperation("create the folder", path: error.path, error.reason)
         }
-        if mkdir(path, 0o755) != 0, errno != EEXIST { throw failure("create the folder", path) }
     }
 
     /// Reads a whole file.

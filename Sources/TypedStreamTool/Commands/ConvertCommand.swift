@@ -114,10 +114,8 @@ struct ConvertCommand: Subcommand {
 
     /// One input to `-o FILE` or standard output.
     private func convertOne(_ path: String, format: ConversionFormat, options: ConversionOptions, context: CommandContext) throws -> ExitCode {
+        if let output { try FileIdentity.refuseWriting(output.value, over: path, context: context, hint: "; use --in-place to replace it") }
         let bytes = try context.readFile(path)
-        if let output, output.value != "-", output.value == path {
-            throw CommandFailure("refusing to overwrite the input '\(path)'; use --in-place to replace it")
-        }
         var compiled = CompiledTypeStrings()
         do {
             if let output, output.value != "-" {
@@ -143,18 +141,21 @@ struct ConvertCommand: Subcommand {
     private static func convertItem(_ item: BatchItem, roots: [String], folder: String?, format: ConversionFormat,
                                     options: ConversionOptions, compiled: inout CompiledTypeStrings,
                                     context: CommandContext) -> (outcome: BatchOutcome, size: Int) {
+        let destination = folder.map { destinationPath(for: item.path, roots: roots, folder: $0, format: format) } ?? item.path
+        if folder != nil, item.path != "-", FileIdentity(path: destination).map({ $0 == FileIdentity(path: item.path) }) == true {
+            return (.failed(offset: nil, reason: "refusing to write '\(destination)': it is the input; use --in-place to replace it"), 0)
+        }
         let (bytes, early) = item.read(context)
         if let early { return early }
-        let destination = folder.map { destinationPath(for: item.path, roots: roots, folder: $0, format: format) } ?? item.path
         do {
-            try FileManager.default.createDirectory(atPath: AtomicFile.folder(of: destination), withIntermediateDirectories: true)
+            try AtomicFile.createFolders(AtomicFile.folder(of: destination))
             try AtomicFile.write(to: destination) { out in
                 try Converter.write(bytes, to: format, options: options, compiled: &compiled, into: &out)
             }
         } catch let error as any LocatedError {
             return (.failed(offset: error.offset, reason: error.reason), bytes.count)
         } catch {
-            return (.failed(offset: nil, reason: "\(error)"), bytes.count)
+            return (.failed(offset: nil, reason: ErrorText.describe(error)), bytes.count)
         }
         return (.converted(destination: destination), bytes.count)
     }

@@ -6,8 +6,8 @@ struct DetectCommand: Subcommand {
         name: "detect",
         abstract: "Say what each file is: typedstream, keyed archive, plist, GNUstep archive …",
         discussion: """
-            Prints 'PATH: FORMAT — REASON' for each file. Only the header is read for \
-            typedstreams (use 'verify' to check the whole file); binary property lists are parsed \
+            Prints 'PATH: FORMAT — REASON' for each file. Only the first 4096 bytes are read, except \
+            for property lists (use 'verify' to check a whole typedstream); binary property lists are parsed \
             to tell NSKeyedArchiver archives (a top-level \"$archiver\" key) from other plists. \
             The old NeXT binary property list is reported only when its whole structure checks out.
 
@@ -33,7 +33,9 @@ struct DetectCommand: Subcommand {
         for file in files {
             let name = CommandContext.displayName(file.value)
             do {
-                let bytes = try context.readFile(file.value)
+                // The first bytes, and the rest only when the format needs it (a property list).
+                let head = try context.readHead(file.value, count: FormatDetector.headLength)
+                let bytes = head.isWhole || !FormatDetector.needsWholeFile(head.bytes) ? head.bytes : try context.readFile(file.value)
                 context.print("\(name): \(FormatDetector.detect(bytes).line)")
             } catch {
                 context.printError("error: \(error)")

@@ -26,6 +26,7 @@ struct EncodeCommand: Subcommand {
     }
 
     func run(_ context: CommandContext) throws -> ExitCode {
+        if let output { try FileIdentity.refuseWriting(output.value, over: file.value, context: context) }
         let json = try context.readFile(file.value)
         let bytes: [UInt8]
         do {
@@ -38,7 +39,6 @@ struct EncodeCommand: Subcommand {
             return .failure
         }
         if let output, output.value != "-" {
-            if output.value == file.value { throw CommandFailure("refusing to overwrite the input '\(file.value)'") }
             try AtomicFile.write(bytes, to: output.value)
         } else {
             context.output.write(bytes)

@@ -1,4 +1,5 @@
 import ModelDocument
+import TypedStreamExport
 
 /// `typedstream model VERB …`: create, list and edit Model documents (a folder holding the
 /// archive, its version settings file and the thumbnails).
@@ -92,8 +93,17 @@ struct ModelCommand: Subcommand {
         case "undo": result = ModelCommands.undo(directory: values[0])
         case "redo": result = ModelCommands.redo(directory: values[0])
         case "migrate": result = ModelCommands.migrate(directory: values[0])
-        case "export": result = ModelCommands.export(directory: values[0], to: arguments.option("to")?.value ?? "keyed", output: arguments.option("output")?.value)
-        case "import": result = ModelCommands.importKeyed(file: values[0], directory: values[1])
+        case "export":
+            let output = arguments.option("output")?.value
+            if let output {
+                // Writing over one of the document's own files would wreck the document.
+                for name in DocumentFiles.committed {
+                    try FileIdentity.refuseWriting(output, over: AtomicFile.folder(of: values[0] + "/") + "/" + name, context: context)
+                }
+            }
+            result = ModelCommands.export(directory: values[0], to: arguments.option("to")?.value ?? "keyed", output: output)
+        case "import":
+            result = ModelCommands.importKeyed(try context.readFile(values[0]), file: values[0], directory: values[1])
         default: return .usage
         }
         if !result.standardOutput.isEmpty { context.output.write(result.standardOutput) }

@@ -40,7 +40,11 @@ struct TokensCommand: Subcommand {
     func run(_ context: CommandContext) throws -> ExitCode {
         let bytes = try context.readFile(file.value)
         var reader = TokenReader(bytes: bytes)
-        var describer = TokenDescriber(byteLimit: byteLimit?.value ?? 8)
+        // No token is longer than the input, so a limit beyond its size (or the default 8) shows
+        // the same bytes; clamping it keeps the hex column, three characters a byte, in
+        // proportion to the input (`--bytes 9223372036854775807` would overflow, and pad every
+        // line with gigabytes of spaces).
+        var describer = TokenDescriber(byteLimit: min(byteLimit?.value ?? 8, max(bytes.count, 8)))
         let failure = context.output.withWriter { (out: inout OutputWriter) -> WireError? in
             do throws(WireError) {
                 while let token = try reader.nextCompact() {

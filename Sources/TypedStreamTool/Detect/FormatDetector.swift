@@ -60,6 +60,24 @@ public enum FormatDetector {
         return Detection(.unknown, reason: unknownReason(bytes))
     }
 
+    /// How many bytes `detect` reads first: enough for every signature and the sample of text
+    /// an unknown file is described by.
+    public static let headLength = 4096
+
+    /// Whether ``detect(_:)`` needs more than `head` (the first ``headLength`` bytes of a
+    /// longer file) to answer as it would for the whole file: property lists are parsed whole
+    /// (binary, XML, and the old NeXT form, whose first word is a type code), and text that
+    /// is only white space so far may still turn out to be XML. Typedstreams, GNUstep archives
+    /// and unknown files are told from their first bytes.
+    public static func needsWholeFile(_ head: [UInt8]) -> Bool {
+        if signatureByteOrder(head) != nil || head.starts(with: "GNUstep archive".utf8) { return false }
+        if head.starts(with: "bplist".utf8) { return true }
+        var start = head.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
+        while start < head.count, [0x20, 0x09, 0x0A, 0x0D].contains(head[start]) { start += 1 }
+        if start == head.count || head[start] == UInt8(ascii: "<") { return true }
+        return head.count >= 4 && head[1] == 0 && head[2] == 0 && head[3] == 0 && [2, 4, 5, 6, 7].contains(head[0])
+    }
+
     // MARK: - typedstream
 
     /// Whether `bytes` start with a typedstream signature (what makes ``detect(_:)`` answer

@@ -1,4 +1,5 @@
 import Foundation
+import TypedStream
 import TypedStreamExport
 #if canImport(Glibc)
 import Glibc
@@ -32,42 +33,51 @@ public final class CommandContext: @unchecked Sendable {
     /// The process environment (for `NO_COLOR`, `TERM`).
     public let environment: [String: String]
 
-    private let inputSource: @Sendable () throws(FileReadError) -> [UInt8]
-    private var cachedInput: Result<[UInt8], FileReadError>?
-    private let lock = NSLock()
+    /// The most bytes read from one input (default 2 GiB, the decoder's limit): a larger
+    /// regular file is refused by its size before reading, a pipe or device once it has given
+    /// that many bytes and one more.
+    public let inputLimit: Int
 
-    /// Creates a context over given input bytes and sinks (for tests and embedding).
+    private let input: StandardInput
+    /// Where standard input comes from, when it is a file (to refuse writing over it).
+    let standardInputIdentity: FileIdentity?
+
+    /// Creates a context over given input bytes and sinks (for tests and embedding); inputs
+    /// larger than `inputLimit` bytes are refused.
     public convenience init(programName: String = TypedStreamCommand.programName, standardInput: [UInt8] = [],
                             output: any OutputSink, errorOutput: any OutputSink,
                             errorIsTerminal: Bool = false, processorCount: Int = 2,
-                            outputIsTerminal: Bool = false, environment: [String: String] = [:]) {
-        self.init(programName: programName, inputSource: { standardInput }, output: output, errorOutput: errorOutput,
-                  errorIsTerminal: errorIsTerminal, processorCount: processorCount,
-                  outputIsTerminal: outputIsTerminal, environment: environment)
+                            outputIsTerminal: Bool = false, environment: [String: String] = [:],
+                            inputLimit: Int = DecodingLimits().maximumInputSize) {
+        self.init(programName: programName, input: StandardInput(bytes: standardInput), standardInputIdentity: nil,
+                  output: output, errorOutput: errorOutput, errorIsTerminal: errorIsTerminal, processorCount: processorCount,
+                  outputIsTerminal: outputIsTerminal, environment: environment, inputLimit: inputLimit)
     }
 
-    private init(programName: String, inputSource: @escaping @Sendable () throws(FileReadError) -> [UInt8],
+    private init(programName: String, input: StandardInput, standardInputIdentity: FileIdentity?,
                  output: any OutputSink, errorOutput: any OutputSink, errorIsTerminal: Bool, processorCount: Int,
-                 outputIsTerminal: Bool, environment: [String: String]) {
+                 outputIsTerminal: Bool, environment: [String: String], inputLimit: Int) {
         self.outputIsTerminal = outputIsTerminal
         self.environment = environment
         self.programName = programName
-        self.inputSource = inputSource
+        self.input = input
+        self.standardInputIdentity = standardInputIdentity
         self.output = ProgramOutput(sink: output)
         self.errorOutput = ProgramOutput(sink: errorOutput, writesThrough: true)
         self.errorIsTerminal = errorIsTerminal
         self.processorCount = max(1, processorCount)
+        self.inputLimit = max(0, inputLimit)
     }
 
     /// The real process: file descriptors 0, 1 and 2 and all active cores.
     public static func process() -> CommandContext {
         CommandContext(programName: TypedStreamCommand.programName,
-                       inputSource: { () throws(FileReadError) -> [UInt8] in try FileReading.readAll(descriptor: 0, path: "-") },
+                       input: StandardInput(descriptor: 0), standardInputIdentity: FileIdentity(regularFileOn: 0),
                        output: FileDescriptorOutput.standardOutput, errorOutput: FileDescriptorOutput.standardError,
                        errorIsTerminal: FileDescriptorOutput.standardError.isTerminal,
                        processorCount: ProcessInfo.processInfo.activeProcessorCount,
                        outputIsTerminal: FileDescriptorOutput.standardOutput.isTerminal,
-                       environment: ProcessInfo.processInfo.environment)
+                       environment: ProcessInfo.processInfo.environment, inputLimit: FileReading.defaultLimit)
     }
 
     /// Writes a line to standard output.
@@ -91,81 +101,23 @@ public final class CommandContext: @unchecked Sendable {
     /// All of standard input, read once and kept (so `-` may be named more than once).
     /// Throws ``FileReadError``.
     public func standardInput() throws(FileReadError) -> [UInt8] {
-        lock.lock()
-        defer { lock.unlock() }
-        if cachedInput == nil {
-            do throws(FileReadError) { cachedInput = .success(try inputSource()) } catch { cachedInput = .failure(error) }
-        }
-        switch cachedInput {
-        case .success(let bytes): return bytes
-        case .failure(let error): throw error
-        case nil: return []
-        }
+        try input.all(limit: inputLimit)
     }
 
     /// The bytes of the FILE argument `path`; `-` is standard input. Throws ``FileReadError``
-    /// ("cannot read 'x': No such file or directory").
+    /// ("cannot read 'x': No such file or directory", "… input larger than 2147483648 bytes").
     public func readFile(_ path: String) throws(FileReadError) -> [UInt8] {
         if path == "-" { return try standardInput() }
-        return try FileReading.readFile(atPath: path)
+        return try FileReading.readFile(atPath: path, limit: inputLimit)
+    }
+
+    /// The first `count` bytes of the FILE argument `path` (fewer when it is shorter) and
+    /// whether they are all of it, without reading further. Throws ``FileReadError``.
+    func readHead(_ path: String, count: Int) throws(FileReadError) -> (bytes: [UInt8], isWhole: Bool) {
+        if path == "-" { return try input.head(count) }
+        return try FileReading.readHead(atPath: path, count: count)
     }
 
     /// How a FILE argument is named in output: `<stdin>` for `-`, else the path as given.
     public static func displayName(_ path: String) -> String { path == "-" ? "<stdin>" : path }
-}
-
-/// A file that could not be read, with the system's reason.
-public struct FileReadError: Error, Sendable, CustomStringConvertible {
-    /// The path as given (`-` for standard input).
-    public var path: String
-    /// The reason ("No such file or directory").
-    public var reason: String
-
-    /// Creates an error.
-    public init(path: String, reason: String) {
-        self.path = path
-        self.reason = reason
-    }
-
-    /// "cannot read 'x': reason".
-    public var description: String { "cannot read '\(CommandContext.displayName(path))': \(reason)" }
-}
-
-/// Whole-file reads with POSIX calls, so errors carry `strerror` text.
-enum FileReading {
-    /// Reads the file at `path`. Throws ``FileReadError`` (missing, unreadable, a folder).
-    static func readFile(atPath path: String) throws(FileReadError) -> [UInt8] {
-        let descriptor = open(path, O_RDONLY)
-        guard descriptor >= 0 else { throw FileReadError(path: path, reason: lastErrorText()) }
-        defer { close(descriptor) }
-        var info = stat()
-        guard fstat(descriptor, &info) == 0 else { throw FileReadError(path: path, reason: lastErrorText()) }
-        if (info.st_mode & S_IFMT) == S_IFDIR { throw FileReadError(path: path, reason: "it is a folder") }
-        return try readAll(descriptor: descriptor, path: path, sizeHint: Int(info.st_size))
-    }
-
-    /// Reads a descriptor to its end. Throws ``FileReadError``.
-    static func readAll(descriptor: Int32, path: String, sizeHint: Int = 0) throws(FileReadError) -> [UInt8] {
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(max(0, sizeHint))
-        // Read into uninitialized memory of about the file's size (4–64 KiB; 64 KiB for a pipe,
-        // whose size is unknown): a zero-filled 64 KiB buffer per file was most of the cost of
-        // reading a small one.
-        let chunkSize = sizeHint > 0 ? min(max(sizeHint, 4096), 1 << 16) : 1 << 16
-        let chunk = UnsafeMutableRawBufferPointer.allocate(byteCount: chunkSize, alignment: 1)
-        defer { chunk.deallocate() }
-        while true {
-            let count = read(descriptor, chunk.baseAddress, chunk.count)
-            if count < 0 {
-                if errno == EINTR { continue }
-                throw FileReadError(path: path, reason: lastErrorText())
-            }
-            if count == 0 { break }
-            bytes.append(contentsOf: UnsafeRawBufferPointer(rebasing: chunk[0..<count]))
-        }
-        return bytes
-    }
-
-    /// `strerror(errno)`.
-    static func lastErrorText() -> String { String(cString: strerror(errno)) }
 }
