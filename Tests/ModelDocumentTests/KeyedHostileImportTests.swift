@@ -130,10 +130,18 @@ import TypedStreamExport
     @Test func aWellFormedFanInWithinTheBudgetImports() throws {
         let folder = TemporaryFolder("keyed-fan")
         defer { folder.cleanUp() }
+        // Three models share one type string (object 7); their names (12…14) are their own, as
+        // a document's names must be unique.
         var objects = Self.fannedIn(count: 3)
-        objects[7] = .string("shared name")
+        objects[7] = .string("shared type")
+        for model in 0..<3 {
+            objects[8 + model] = .dictionary([PlistEntry("$class", .uid(5)), PlistEntry("md_rt", .uid(6)),
+                                              PlistEntry("md_type", .uid(7)), PlistEntry("md_name", .uid(UInt32(12 + model)))])
+        }
+        objects += (0..<3).map { PlistValue.string("model \($0)") }
         let document = try KeyedModelArchive.importDocument(Self.keyed(objects), to: folder.sub("doc"))
-        #expect(document.records.map(\.name) == ["shared name", "shared name", "shared name"])
+        #expect(document.records.map(\.name) == ["model 0", "model 1", "model 2"])
+        #expect(document.records.map(\.type) == ["shared type", "shared type", "shared type"])
     }
 }
 
