@@ -48,7 +48,12 @@ public final class KeyedArchiveEncoder {
     /// The options in force.
     public let options: KeyedArchiveExporter.Options
 
-    private var objects: [PlistValue] = [.string("$null")]
+    /// `$objects`, packed (see ``KeyedObjectTable``).
+    private(set) var table: KeyedObjectTable = {
+        var table = KeyedObjectTable()
+        table.append(.string("$null"))
+        return table
+    }()
     private var uids: [ObjectIdentifier: UInt32] = [:]
     private var plainUIDs: [PlistValue: UInt32] = [:]
     private var classUIDs: [[String]: UInt32] = [:]
@@ -86,7 +91,7 @@ public final class KeyedArchiveEncoder {
     }
 
     /// The `$objects` array built so far.
-    public var archivedObjects: [PlistValue] { objects }
+    public var archivedObjects: [PlistValue] { table.values }
 
     // MARK: - Keys of the object being written
 
@@ -141,7 +146,7 @@ public final class KeyedArchiveEncoder {
             throw KeyedArchiveError(.tooDeep, "objects nested deeper than \(options.maximumDepth)")
         }
         let uid = try nextUID()
-        objects.append(.string("$null"))  // placeholder until the keys are written
+        table.appendPlaceholder()  // "$null" until the keys are written
         uids[id] = uid
         retained.append(object)
         fieldStack.append([])
@@ -157,7 +162,7 @@ public final class KeyedArchiveEncoder {
             throw KeyedArchiveError(.tooLarge, "the keyed archive would hold more than \(budget) bytes of text and data (writing a \(form.keyedClassNames.first ?? "?") object): the archive repeats a long value where it refers to it; convert it to JSON ('--to json'), which keeps references")
         }
         let classRef = try classReference(form.keyedClassNames)
-        objects[Int(uid)] = .dictionary([PlistEntry("$class", classRef)] + fields)
+        table.setObject(Int(uid), classReference: classRef, fields: fields)
         return .uid(uid)
     }
 
@@ -181,7 +186,7 @@ public final class KeyedArchiveEncoder {
         if let uid = plainUIDs[value] { return .uid(uid) }
         charge(value)
         let uid = try nextUID()
-        objects.append(value)
+        table.append(value)
         plainUIDs[value] = uid
         return .uid(uid)
     }
@@ -190,7 +195,7 @@ public final class KeyedArchiveEncoder {
     public func classReference(_ names: [String]) throws(KeyedArchiveError) -> PlistValue {
         if let uid = classUIDs[names] { return .uid(uid) }
         let uid = try nextUID()
-        objects.append(.dictionary([
+        table.append(.dictionary([
             PlistEntry("$classname", .string(names.first ?? "NSObject")),
             PlistEntry("$classes", .array(names.map(PlistValue.string))),
         ]))
@@ -199,7 +204,7 @@ public final class KeyedArchiveEncoder {
     }
 
     private func nextUID() throws(KeyedArchiveError) -> UInt32 {
-        guard let uid = UInt32(exactly: objects.count) else {
+        guard let uid = UInt32(exactly: table.count) else {
             throw KeyedArchiveError(.tooManyObjects, "more than \(UInt32.max) objects")
         }
         return uid

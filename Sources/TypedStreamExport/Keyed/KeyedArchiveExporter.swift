@@ -71,6 +71,22 @@ public enum KeyedArchiveExporter {
     /// than a single object is a `TSGroup` object (keys `type` and `values`). No items give a
     /// nil root. Throws ``KeyedArchiveError``.
     public static func export(_ items: [TopLevelItem], options: Options = Options()) throws(KeyedArchiveError) -> PlistValue {
+        let (top, objects) = try encode(items, options: options)
+        return archive(top: top, objects: objects)
+    }
+
+    /// The archive dictionary around `$top` and `$objects`.
+    private static func archive(top: [PlistEntry], objects: KeyedObjectTable) -> PlistValue {
+        .dictionary([
+            PlistEntry("$version", .integer(archiveVersion)),
+            PlistEntry("$archiver", .string("NSKeyedArchiver")),
+            PlistEntry("$top", .dictionary(top)),
+            PlistEntry("$objects", .array(objects.values)),
+        ])
+    }
+
+    /// `$top` and the packed `$objects` of `items`.
+    private static func encode(_ items: [TopLevelItem], options: Options) throws(KeyedArchiveError) -> (top: [PlistEntry], objects: KeyedObjectTable) {
         let encoder = KeyedArchiveEncoder(options: options)
         var top: [PlistEntry] = []
         for (index, item) in items.enumerated() {
@@ -83,26 +99,13 @@ public enum KeyedArchiveExporter {
             }
         }
         if top.isEmpty { top.append(PlistEntry("root", .uid(0))) }
-        return .dictionary([
-            PlistEntry("$version", .integer(archiveVersion)),
-            PlistEntry("$archiver", .string("NSKeyedArchiver")),
-            PlistEntry("$top", .dictionary(top)),
-            PlistEntry("$objects", .array(encoder.archivedObjects)),
-        ])
+        return (top, encoder.table)
     }
 
-    /// Decodes a typedstream with `registry` (Foundation, AppKit and NeXTSTEP codecs by default;
-    /// every other class stays generic) and exports all its top-level items.
-    /// Throws ``KeyedArchiveError`` (code `decoding`, with the byte offset, for bad input).
-    /// The default budget for exporting `count` input bytes: 64 bytes of text and data per input
-    /// byte, plus 1 MiB. A 4 MB archive may give 257 MiB of text; a 1 MB type string that
-    /// 100 000 groups refer to (100 GB written out) is refused.
-    public static func expansionBudget(forInputBytes count: Int) -> Int {
-        count.multipliedReportingOverflow(by: 64).partialValue.addingReportingOverflow(1 << 20).partialValue
-    }
-
-    public static func export(typedstream bytes: [UInt8], registry: ClassRegistry = .foundation,
-                              options: Options = Options()) throws(KeyedArchiveError) -> PlistValue {
+    /// The packed keyed archive of a typedstream (see ``export(typedstream:registry:options:)``):
+    /// the decoded objects are released before it is returned.
+    private static func encode(typedstream bytes: [UInt8], registry: ClassRegistry,
+                               options: Options) throws(KeyedArchiveError) -> (top: [PlistEntry], objects: KeyedObjectTable) {
         var options = options
         if options.maximumTextBytes == nil { options.maximumTextBytes = expansionBudget(forInputBytes: bytes.count) }
         let items: [TopLevelItem]
@@ -112,13 +115,43 @@ public enum KeyedArchiveExporter {
         } catch {
             throw KeyedArchiveError(error)
         }
-        return try export(items, options: options)
+        return try encode(items, options: options)
+    }
+
+    /// Writes ``export(typedstream:registry:options:)`` as a binary (`bplist00`) property list
+    /// to `out`, as it is made: the `$objects` table is kept packed until it is written, and
+    /// the decoded objects are released first. Throws ``KeyedArchiveError`` (before anything
+    /// is written); a failed write is left in `out`'s error.
+    public static func writeBinary(typedstream bytes: [UInt8], registry: ClassRegistry = .foundation,
+                                   options: Options = Options(), to out: inout OutputWriter) throws(KeyedArchiveError) {
+        let (top, objects) = try encode(typedstream: bytes, registry: registry, options: options)
+        BinaryPlistWriter.writeKeyedArchive(version: archiveVersion, top: top, objects: objects, to: &out)
+    }
+
+    /// The default budget for exporting `count` input bytes: 64 bytes of text and data per input
+    /// byte, plus 1 MiB. A 4 MB archive may give 257 MiB of text; a 1 MB type string that
+    /// 100 000 groups refer to (100 GB written out) is refused.
+    public static func expansionBudget(forInputBytes count: Int) -> Int {
+        count.multipliedReportingOverflow(by: 64).partialValue.addingReportingOverflow(1 << 20).partialValue
+    }
+
+    /// Decodes a typedstream with `registry` (Foundation, AppKit and NeXTSTEP codecs by default;
+    /// every other class stays generic) and exports all its top-level items.
+    /// Throws ``KeyedArchiveError`` (code `decoding`, with the byte offset, for bad input).
+    public static func export(typedstream bytes: [UInt8], registry: ClassRegistry = .foundation,
+                              options: Options = Options()) throws(KeyedArchiveError) -> PlistValue {
+        let (top, objects) = try encode(typedstream: bytes, registry: registry, options: options)
+        return archive(top: top, objects: objects)
     }
 
     /// ``export(typedstream:registry:options:)`` as a binary (`bplist00`) property list.
     public static func binary(typedstream bytes: [UInt8], registry: ClassRegistry = .foundation,
                               options: Options = Options()) throws(KeyedArchiveError) -> [UInt8] {
-        BinaryPlistWriter.write(try export(typedstream: bytes, registry: registry, options: options))
+        let capture = CapturedOutput()
+        var out = OutputWriter(sink: capture)
+        try writeBinary(typedstream: bytes, registry: registry, options: options, to: &out)
+        out.flush()
+        return capture.bytes
     }
 
     /// ``export(typedstream:registry:options:)`` as an XML property list.
@@ -129,7 +162,12 @@ public enum KeyedArchiveExporter {
 
     /// ``export(_:options:)`` as a binary (`bplist00`) property list.
     public static func binary(_ items: [TopLevelItem], options: Options = Options()) throws(KeyedArchiveError) -> [UInt8] {
-        BinaryPlistWriter.write(try export(items, options: options))
+        let (top, objects) = try encode(items, options: options)
+        let capture = CapturedOutput()
+        var out = OutputWriter(sink: capture)
+        BinaryPlistWriter.writeKeyedArchive(version: archiveVersion, top: top, objects: objects, to: &out)
+        out.flush()
+        return capture.bytes
     }
 
     /// ``export(_:options:)`` as an XML property list.

@@ -50,23 +50,29 @@ struct KeyedModelRecord {
         guard object.archiveClassChain.first?.name == Self.className else { return nil }
         let groups = object.groups
         let most = keys.reserved == nil ? 6 : 7
-        guard (5...most).contains(groups.count), groups.allSatisfy({ $0.values.count == 1 }) else { return nil }
-        let texts = groups.map(\.typeText)
-        guard Array(texts.prefix(5)) == ["@", "@", "{?=ffff}", "I", "i"], texts.dropFirst(5).allSatisfy({ $0 == "i" }) else { return nil }
-        guard case .object = groups[0].values[0], case .object = groups[1].values[0],
-              case .structure(let members) = groups[2].values[0], members.count == 4,
+        guard (5...most).contains(groups.count), groups.allSatisfy({ $0.valueCount == 1 }) else { return nil }
+        // The type strings, compared as bytes (a streamer-3 group without one counts as "@").
+        func typed(_ group: ArchivedGroup, _ text: StaticString) -> Bool {
+            guard let typeString = group.typeString else { return text.utf8CodeUnitCount == 1 && text.utf8Start.pointee == UInt8(ascii: "@") }
+            return typeString.elementsEqual(UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
+        }
+        guard typed(groups[0], "@"), typed(groups[1], "@"), typed(groups[2], "{?=ffff}"), typed(groups[3], "I"), typed(groups[4], "i"),
+              groups.dropFirst(5).allSatisfy({ typed($0, "i") }) else { return nil }
+        let first = groups[0].value(at: 0), second = groups[1].value(at: 0)
+        guard case .object = first, case .object = second,
+              case .structure(let members) = groups[2].value(at: 0), members.count == 4,
               case .float(let x, _) = members[0], case .float(let y, _) = members[1],
               case .float(let w, _) = members[2], case .float(let h, _) = members[3],
-              case .integer(let flag, _) = groups[3].values[0],
-              case .integer(let kind, _) = groups[4].values[0] else { return nil }
+              case .integer(let flag, _) = groups[3].value(at: 0),
+              case .integer(let kind, _) = groups[4].value(at: 0) else { return nil }
         var extra: [Int64] = []
         for group in groups.dropFirst(5) {
-            guard case .integer(let v, _) = group.values[0] else { return nil }
+            guard case .integer(let v, _) = group.value(at: 0) else { return nil }
             extra.append(v)
         }
         version = object.archiveClassChain.first?.version ?? 0
-        name = groups[0].values[0]
-        type = groups[1].values[0]
+        name = first
+        type = second
         rect = (x, y, w, h)
         self.flag = flag & 0xFFFF_FFFF
         self.kind = kind
@@ -82,11 +88,13 @@ struct KeyedModelRecord {
     /// Writes the keys.
     func encode(with encoder: KeyedArchiveEncoder, keys: Keys, objects: [ObjectIdentifier: AnyObject]) throws(KeyedArchiveError) {
         if version != 0 { encoder.encode(.integer(version), forKey: "TSVersion") }
-        for (key, value) in [(keys.name, name), (keys.type, type)] {
+        func encodeString(_ value: ArchivedValue, forKey key: String) throws(KeyedArchiveError) {
             let ref = try KeyedGroupValues.plist(value, type: nil, encoder: encoder, objects: objects)
-            if ref == .uid(0), keys.reserved != nil { continue }  // ModelDocument omits nil strings
+            if ref == .uid(0), keys.reserved != nil { return }  // ModelDocument omits nil strings
             encoder.encode(ref, forKey: key)
         }
+        try encodeString(name, forKey: keys.name)
+        try encodeString(type, forKey: keys.type)
         try encoder.encodeStringObject(rectText, forKey: keys.rect)
         encoder.encode(.integer(flag), forKey: keys.flag)
         encoder.encode(.integer(kind), forKey: keys.kind)

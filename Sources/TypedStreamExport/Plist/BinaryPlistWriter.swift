@@ -1,94 +1,265 @@
 /// Writes ``PlistValue``s as `bplist00` binary property lists — the container format of
 /// `NSKeyedArchiver` archives. Equal strings, numbers and UIDs are stored once, as
 /// CoreFoundation does.
+///
+/// Values are flattened into the plist's object table in pre-order — a collection, then its
+/// keys, then its elements or values — each scalar at its first occurrence. The writer works
+/// from ``PlistCode`` and writes as it goes: a first pass numbers the objects (the width of an
+/// object reference depends on their count), a second writes them, one `$objects` entry at a
+/// time for a keyed archive, so nothing but the code, the table of distinct scalars and the
+/// object offsets is held.
 public enum BinaryPlistWriter {
     /// The bytes of `value` as a binary property list.
     public static func write(_ value: PlistValue) -> [UInt8] {
-        var flattener = Flattener()
-        let top = flattener.add(value)
-        let objects = flattener.objects
-        let refSize = byteCount(for: UInt64(objects.count))
-        var out: [UInt8] = Array("bplist00".utf8)
-        var offsets: [Int] = []
-        offsets.reserveCapacity(objects.count)
-        for object in objects {
-            offsets.append(out.count)
-            encode(object, refSize: refSize, into: &out)
-        }
-        let offsetTableStart = out.count
-        let offsetSize = byteCount(for: UInt64(offsetTableStart))
-        for offset in offsets { appendSized(UInt64(offset), size: offsetSize, into: &out) }
-        out += [0, 0, 0, 0, 0, 0]  // unused, sort version
-        out.append(UInt8(offsetSize))
-        out.append(UInt8(refSize))
-        appendSized(UInt64(objects.count), size: 8, into: &out)
-        appendSized(UInt64(top), size: 8, into: &out)
-        appendSized(UInt64(offsetTableStart), size: 8, into: &out)
-        return out
+        var code: [UInt8] = []
+        var keys: PlistCode.Keys? = nil
+        PlistCode.append(value, keys: &keys, to: &code)
+        var flattening = Flattening(top: code, keys: [], entries: nil)
+        let capture = CapturedOutput()
+        var out = OutputWriter(sink: capture)
+        flattening.write(to: &out)
+        out.flush()
+        return capture.bytes
     }
 
-    /// An object of the flat table: a scalar, or a collection of references.
-    private enum FlatObject {
-        case scalar(PlistValue)
-        case array([Int])
-        case dictionary(keys: [Int], values: [Int])
+    /// Writes a keyed archive, `{$version, $archiver, $top: top, $objects: objects}`, to `out`.
+    static func writeKeyedArchive(version: Int64, top: [PlistEntry], objects: KeyedObjectTable, to out: inout OutputWriter) {
+        var code: [UInt8] = []
+        var noKeys: PlistCode.Keys? = nil
+        code.append(PlistCode.dictionary)
+        PlistCode.appendVarint(4, to: &code)
+        for key in ["$version", "$archiver", "$top", "$objects"] { PlistCode.appendString(key, to: &code) }
+        PlistCode.append(.integer(version), keys: &noKeys, to: &code)
+        PlistCode.append(.string("NSKeyedArchiver"), keys: &noKeys, to: &code)
+        PlistCode.append(.dictionary(top), keys: &noKeys, to: &code)
+        code.append(PlistCode.externalArray)
+        PlistCode.appendVarint(objects.count, to: &code)
+        var flattening = Flattening(top: code, keys: objects.keyNames, entries: objects)
+        flattening.write(to: &out)
     }
 
-    private struct Flattener {
-        var objects: [FlatObject] = []
+    /// The two passes over the code of a plist: numbering, then writing.
+    private struct Flattening {
+        /// The code of the top-level value; an external array in it (only as its last value)
+        /// stands for the entries of `entries`.
+        let top: [UInt8]
+        let keys: [String]
+        let entries: KeyedObjectTable?
+
+        /// The object of each distinct scalar (the first occurrence's).
         var scalarIndex: [PlistValue: Int] = [:]
-        /// The object of each UID value written so far, by UID (`-1`: none yet). A keyed
-        /// archive refers to every object by UID, so UIDs are most of the scalars; found by
-        /// number here instead of by hashing.
+        /// The object of each UID, by UID (`-1`: none).
         var uidIndex: [Int] = []
-        /// The last dictionary keys written and their objects: objects of one class repeat
-        /// the same few keys, found by comparing them instead of hashing.
-        var recentKeys: [(key: String, index: Int)] = []
+        /// The object of each key number (`-1`: none yet).
+        var keyIndex: [Int]
+        /// The object of each external entry.
+        var entryIndex: [UInt32] = []
+        /// The next object's number.
+        var next = 0
+        var writing = false
+        var refSize = 1
 
-        mutating func add(_ value: PlistValue) -> Int {
-            switch value {
-            case .array(let elements):
-                let index = objects.count
-                objects.append(.array([]))
-                let refs = elements.map { add($0) }
-                objects[index] = .array(refs)
+        // While writing: the objects of the unit being flattened, in order, and their references.
+        private enum Item {
+            case collection(marker: UInt8, refs: Range<Int>)
+            case external(count: Int)
+            case scalar(tag: UInt8, position: Int)
+        }
+        private var items: [Item] = []
+        private var refs: [Int] = []
+        /// The size of every object written, as varints (the offset table is made from them).
+        private var sizes: [UInt8] = []
+
+        init(top: [UInt8], keys: [String], entries: KeyedObjectTable?) {
+            self.top = top
+            self.keys = keys
+            self.entries = entries
+            keyIndex = Array(repeating: -1, count: keys.count)
+        }
+
+        mutating func write(to out: inout OutputWriter) {
+            // Numbering.
+            flatten(top, at: 0)
+            if let entries {
+                entryIndex.reserveCapacity(entries.count)
+                for index in 0..<entries.count { entryIndex.append(UInt32(truncatingIfNeeded: flattenEntry(index, of: entries))) }
+            }
+            let count = next
+            refSize = byteCount(for: UInt64(count))
+            // Writing.
+            next = 0
+            writing = true
+            let start = out.bytesAppended
+            out.append(Array("bplist00".utf8))
+            flatten(top, at: 0)
+            emit(top, into: &out)
+            if let entries {
+                for index in 0..<entries.count {
+                    flattenEntry(index, of: entries)
+                    emit(entries.start(of: index) == nil ? KeyedObjectTable.placeholderCode : entries.code, into: &out)
+                }
+            }
+            let offsetTableStart = out.bytesAppended - start
+            let offsetSize = byteCount(for: UInt64(offsetTableStart))
+            var offset = 8
+            var reader = PlistCode.Reader(sizes, at: 0)
+            var word: [UInt8] = []
+            for _ in 0..<count {
+                word.removeAll(keepingCapacity: true)
+                appendSized(UInt64(offset), size: offsetSize, into: &word)
+                out.append(word)
+                offset += reader.varint()
+            }
+            word.removeAll(keepingCapacity: true)
+            word += [0, 0, 0, 0, 0, 0]  // unused, sort version
+            word.append(UInt8(offsetSize))
+            word.append(UInt8(refSize))
+            appendSized(UInt64(count), size: 8, into: &word)
+            appendSized(0, size: 8, into: &word)  // the top object
+            appendSized(UInt64(offsetTableStart), size: 8, into: &word)
+            out.append(word)
+        }
+
+        /// Flattens entry `index` of `entries`; returns its object.
+        @discardableResult
+        private mutating func flattenEntry(_ index: Int, of entries: KeyedObjectTable) -> Int {
+            if let start = entries.start(of: index) { return flatten(entries.code, at: start) }
+            return flatten(KeyedObjectTable.placeholderCode, at: 0)
+        }
+
+        /// Numbers the objects of the value whose code starts at `start` (and, while writing,
+        /// lists them for ``emit(_:into:)``); returns the object of the value itself.
+        @discardableResult
+        private mutating func flatten(_ code: [UInt8], at start: Int) -> Int {
+            var reader = PlistCode.Reader(code, at: start)
+            items.removeAll(keepingCapacity: true)
+            refs.removeAll(keepingCapacity: true)
+            // Collections being filled: the next reference slot and how many remain.
+            var frames: [(slot: Int, left: Int)] = []
+            let root = object(&reader, &frames)
+            while let last = frames.last {
+                if last.left == 0 {
+                    frames.removeLast()
+                    continue
+                }
+                frames[frames.count - 1].slot += 1
+                frames[frames.count - 1].left -= 1
+                let ref = object(&reader, &frames)
+                if writing { refs[last.slot] = ref }
+            }
+            return root
+        }
+
+        /// The object of the value at `reader` (a new one for a collection, whose elements are
+        /// then read through `frames`).
+        private mutating func object(_ reader: inout PlistCode.Reader, _ frames: inout [(slot: Int, left: Int)]) -> Int {
+            let position = reader.position
+            let tag = reader.byte()
+            switch tag {
+            case PlistCode.array:
+                let index = next
+                next += 1
+                let count = reader.varint()
+                if writing {
+                    items.append(.collection(marker: 0xA, refs: refs.count..<refs.count + count))
+                    frames.append((refs.count, count))
+                    refs.append(contentsOf: repeatElement(0, count: count))
+                } else {
+                    frames.append((0, count))
+                }
                 return index
-            case .dictionary(let entries):
-                let index = objects.count
-                objects.append(.dictionary(keys: [], values: []))
-                let keys = entries.map { addKey($0.key) }
-                let values = entries.map { add($0.value) }
-                objects[index] = .dictionary(keys: keys, values: values)
+            case PlistCode.dictionary:
+                let index = next
+                next += 1
+                let count = reader.varint()
+                let first = refs.count
+                if writing {
+                    items.append(.collection(marker: 0xD, refs: first..<first + 2 * count))
+                    refs.append(contentsOf: repeatElement(0, count: 2 * count))
+                }
+                for k in 0..<count {
+                    let ref = scalar(&reader)
+                    if writing { refs[first + k] = ref }
+                }
+                frames.append((first + count, count))
                 return index
-            case .uid(let uid):
-                let slot = Int(uid)
-                if slot < uidIndex.count, uidIndex[slot] >= 0 { return uidIndex[slot] }
-                let index = objects.count
-                objects.append(.scalar(value))
-                if slot >= uidIndex.count { uidIndex.append(contentsOf: repeatElement(-1, count: slot + 1 - uidIndex.count)) }
-                uidIndex[slot] = index
+            case PlistCode.externalArray:
+                let index = next
+                next += 1
+                let count = reader.varint()
+                if writing { items.append(.external(count: count)) }
                 return index
             default:
-                return addScalar(value)
+                reader.position = position
+                return scalar(&reader)
             }
         }
 
-        /// The object of a dictionary key.
-        mutating func addKey(_ key: String) -> Int {
-            if let known = recentKeys.first(where: { $0.key == key }) { return known.index }
-            let index = addScalar(.string(key))
-            if recentKeys.count == 16 { recentKeys.removeFirst() }
-            recentKeys.append((key, index))
+        /// The object of the scalar at `reader`, shared with every equal scalar.
+        private mutating func scalar(_ reader: inout PlistCode.Reader) -> Int {
+            let position = reader.position
+            let tag = reader.byte()
+            switch tag {
+            case PlistCode.uid:
+                let uid = reader.varint()
+                if uid >= uidIndex.count { uidIndex.append(contentsOf: repeatElement(-1, count: uid + 1 - uidIndex.count)) }
+                let index = shared(uidIndex[uid], tag, position)
+                uidIndex[uid] = index
+                return index
+            case PlistCode.key:
+                let number = reader.varint()
+                let index = keyIndex[number] < 0 ? sharedScalar(.string(keys[number]), tag, position)
+                                                 : shared(keyIndex[number], tag, position)
+                keyIndex[number] = index
+                return index
+            default:
+                return sharedScalar(reader.scalar(tag, keys: keys), tag, position)
+            }
+        }
+
+        /// The object `known` (`-1`: none yet, the next one); lists it for writing at its
+        /// first occurrence.
+        private mutating func shared(_ known: Int, _ tag: UInt8, _ position: Int) -> Int {
+            let known = known < 0 ? next : known
+            if known == next {
+                next += 1
+                if writing { items.append(.scalar(tag: tag, position: position)) }
+            }
+            return known
+        }
+
+        private mutating func sharedScalar(_ value: PlistValue, _ tag: UInt8, _ position: Int) -> Int {
+            if let known = scalarIndex[value], known != next { return known }
+            // New here (a NaN, never equal to itself, is always new).
+            let index = next
+            next += 1
+            if writing {
+                items.append(.scalar(tag: tag, position: position))
+            } else {
+                scalarIndex[value] = index
+            }
             return index
         }
 
-        /// The object of a scalar, shared with every equal scalar.
-        mutating func addScalar(_ value: PlistValue) -> Int {
-            if let existing = scalarIndex[value] { return existing }
-            let index = objects.count
-            objects.append(.scalar(value))
-            scalarIndex[value] = index
-            return index
+        /// Writes the objects of the unit just flattened.
+        private mutating func emit(_ code: [UInt8], into out: inout OutputWriter) {
+            var bytes: [UInt8] = []
+            for item in items {
+                bytes.removeAll(keepingCapacity: true)
+                switch item {
+                case .collection(let marker, let range):
+                    appendMarker(marker, count: marker == 0xD ? range.count / 2 : range.count, into: &bytes)
+                    for r in refs[range] { appendSized(UInt64(r), size: refSize, into: &bytes) }
+                case .external(let count):
+                    appendMarker(0xA, count: count, into: &bytes)
+                    for r in entryIndex.prefix(count) { appendSized(UInt64(r), size: refSize, into: &bytes) }
+                case .scalar(let tag, let position):
+                    var reader = PlistCode.Reader(code, at: position + 1)
+                    encodeScalar(reader.scalar(tag, keys: keys), into: &bytes)
+                }
+                PlistCode.appendVarint(bytes.count, to: &sizes)
+                out.append(bytes)
+            }
         }
     }
 
@@ -126,40 +297,30 @@ public enum BinaryPlistWriter {
         }
     }
 
-    private static func encode(_ object: FlatObject, refSize: Int, into out: inout [UInt8]) {
-        switch object {
-        case .array(let refs):
-            appendMarker(0xA, count: refs.count, into: &out)
-            for r in refs { appendSized(UInt64(r), size: refSize, into: &out) }
-        case .dictionary(let keys, let values):
-            appendMarker(0xD, count: keys.count, into: &out)
-            for r in keys { appendSized(UInt64(r), size: refSize, into: &out) }
-            for r in values { appendSized(UInt64(r), size: refSize, into: &out) }
-        case .scalar(let value):
-            switch value {
-            case .bool(let b): out.append(b ? 0x09 : 0x08)
-            case .integer(let v): appendInteger(v, into: &out)
-            case .real(let d): out.append(0x23); appendSized(d.bitPattern, size: 8, into: &out)
-            case .date(let d): out.append(0x33); appendSized(d.bitPattern, size: 8, into: &out)
-            case .data(let bytes):
-                appendMarker(0x4, count: bytes.count, into: &out)
-                out += bytes
-            case .string(let s):
-                if s.utf8.allSatisfy({ $0 < 0x80 }) {
-                    appendMarker(0x5, count: s.utf8.count, into: &out)
-                    out += s.utf8
-                } else {
-                    let units = Array(s.utf16)
-                    appendMarker(0x6, count: units.count, into: &out)
-                    for u in units { out.append(UInt8(u >> 8)); out.append(UInt8(u & 0xFF)) }
-                }
-            case .uid(let u):
-                let size = byteCount(for: UInt64(u))
-                out.append(0x80 | UInt8(size - 1))
-                appendSized(UInt64(u), size: size, into: &out)
-            case .array, .dictionary:
-                break  // flattened above
+    private static func encodeScalar(_ value: PlistValue, into out: inout [UInt8]) {
+        switch value {
+        case .bool(let b): out.append(b ? 0x09 : 0x08)
+        case .integer(let v): appendInteger(v, into: &out)
+        case .real(let d): out.append(0x23); appendSized(d.bitPattern, size: 8, into: &out)
+        case .date(let d): out.append(0x33); appendSized(d.bitPattern, size: 8, into: &out)
+        case .data(let bytes):
+            appendMarker(0x4, count: bytes.count, into: &out)
+            out += bytes
+        case .string(let s):
+            if s.utf8.allSatisfy({ $0 < 0x80 }) {
+                appendMarker(0x5, count: s.utf8.count, into: &out)
+                out += s.utf8
+            } else {
+                let units = Array(s.utf16)
+                appendMarker(0x6, count: units.count, into: &out)
+                for u in units { out.append(UInt8(u >> 8)); out.append(UInt8(u & 0xFF)) }
             }
+        case .uid(let u):
+            let size = byteCount(for: UInt64(u))
+            out.append(0x80 | UInt8(size - 1))
+            appendSized(UInt64(u), size: size, into: &out)
+        case .array, .dictionary:
+            break  // flattened
         }
     }
 }

@@ -34,6 +34,14 @@ struct ConversionOptions: Sendable {
 
 /// Converts archives between formats.
 enum Converter {
+    /// The keyed export's options: Model records use the same keys as `model export`
+    /// (md_name, md_rt …).
+    static var keyedOptions: KeyedArchiveExporter.Options {
+        var options = KeyedArchiveExporter.Options()
+        options.modelKeys = .ivarNames
+        return options
+    }
+
     /// Converts typedstream `bytes` to `format`. Throws ``WireError`` (bad input) or the
     /// format's own error.
     static func convert(_ bytes: [UInt8], to format: ConversionFormat, options: ConversionOptions) throws -> [UInt8] {
@@ -42,14 +50,20 @@ enum Converter {
     }
 
     /// Converts typedstream `bytes` to `format`, writing the result to `out` as it is made
-    /// (lossless JSON streams; the other formats are made whole, then written). Throws
+    /// (lossless JSON and keyed binary plists stream; the other formats are made whole, then
+    /// written). Throws
     /// ``WireError`` (bad input) or the format's own error.
     static func write(_ bytes: [UInt8], to format: ConversionFormat, options: ConversionOptions,
                       compiled: inout CompiledTypeStrings, into out: inout OutputWriter) throws {
-        guard format == .json else {
-            return out.append(try convert(bytes, to: format, options: options, compiled: &compiled))
+        switch format {
+        case .json:
+            try ArchiveJSON.write(ArchiveIndex(bytes: bytes, compiled: &compiled), to: &out)
+        case .keyed:
+            _ = try ArchiveIndex(bytes: bytes, compiled: &compiled)
+            try KeyedArchiveExporter.writeBinary(typedstream: bytes, options: keyedOptions, to: &out)
+        case .keyedXML, .typedstream:
+            out.append(try convert(bytes, to: format, options: options, compiled: &compiled))
         }
-        try ArchiveJSON.write(ArchiveIndex(bytes: bytes, compiled: &compiled), to: &out)
     }
 
     /// ``convert(_:to:options:)``, starting with the type strings in `compiled` and adding those
@@ -67,9 +81,6 @@ enum Converter {
             // the other formats: a few milliseconds for 4 MB); the Unarchiver then decodes
             // straight from the bytes, with no graph unless a codec asks for one.
             _ = try ArchiveIndex(bytes: bytes, compiled: &compiled)
-            // Model records use the same keys as `model export` (md_name, md_rt …).
-            var keyedOptions = KeyedArchiveExporter.Options()
-            keyedOptions.modelKeys = .ivarNames
             return format == .keyed
                 ? try KeyedArchiveExporter.binary(typedstream: bytes, options: keyedOptions)
                 : Array(try KeyedArchiveExporter.xml(typedstream: bytes, options: keyedOptions).utf8)

@@ -1,0 +1,64 @@
+/// The `$objects` table of a keyed archive being exported, kept as ``PlistCode`` (a few dozen
+/// bytes per object) rather than a ``PlistValue`` per object, until the binary plist is written
+/// from it (``BinaryPlistWriter/writeKeyedArchive(top:objects:to:)``).
+///
+/// An entry is added when its UID is given — as a placeholder (`"$null"`) for an object whose
+/// keys are still being written — and set once its keys are known.
+struct KeyedObjectTable {
+    /// The codes of the entries, in the order they were set.
+    private(set) var code: [UInt8] = []
+    /// Where each entry's code starts in ``code`` (`-1`: a placeholder).
+    private var starts: [Int] = []
+    /// The dictionary keys, by number.
+    private var keys: PlistCode.Keys? = PlistCode.Keys()
+
+    /// The number of entries.
+    var count: Int { starts.count }
+
+    /// The key names the codes refer to by number.
+    var keyNames: [String] { keys?.names ?? [] }
+
+    /// Adds `value` as the next entry.
+    mutating func append(_ value: PlistValue) {
+        starts.append(code.count)
+        PlistCode.append(value, keys: &keys, to: &code)
+    }
+
+    /// Adds a placeholder (`"$null"`) as the next entry.
+    mutating func appendPlaceholder() {
+        starts.append(-1)
+    }
+
+    /// Sets entry `index` to the dictionary `{$class: classUID, fields…}`.
+    mutating func setObject(_ index: Int, classReference: PlistValue, fields: [PlistEntry]) {
+        starts[index] = code.count
+        code.append(PlistCode.dictionary)
+        PlistCode.appendVarint(fields.count + 1, to: &code)
+        PlistCode.appendKey("$class", keys: &keys, to: &code)
+        for field in fields { PlistCode.appendKey(field.key, keys: &keys, to: &code) }
+        PlistCode.append(classReference, keys: &keys, to: &code)
+        for field in fields { PlistCode.append(field.value, keys: &keys, to: &code) }
+    }
+
+    /// Where the code of entry `index` starts, or `nil` for a placeholder.
+    func start(of index: Int) -> Int? {
+        starts[index] < 0 ? nil : starts[index]
+    }
+
+    /// The code of a placeholder: the string `"$null"`.
+    static let placeholderCode: [UInt8] = {
+        var out: [UInt8] = []
+        PlistCode.appendString("$null", to: &out)
+        return out
+    }()
+
+    /// Entry `index` as a ``PlistValue``.
+    func value(_ index: Int) -> PlistValue {
+        guard let start = start(of: index) else { return .string("$null") }
+        var reader = PlistCode.Reader(code, at: start)
+        return reader.value(keys: keyNames)
+    }
+
+    /// Every entry as a ``PlistValue``.
+    var values: [PlistValue] { (0..<count).map(value) }
+}

@@ -1,0 +1,225 @@
+/// Property-list values packed into bytes: what a keyed export keeps of each `$objects` entry
+/// until the binary plist is written, instead of a ``PlistValue`` tree (a tree costs a few
+/// hundred bytes of allocations per object; its code, a few dozen).
+///
+/// A value is a tag byte and its payload, in pre-order, as ``BinaryPlistWriter`` flattens it:
+///
+/// | tag | value | payload |
+/// |-----|-------|---------|
+/// | 0 | string | varint UTF-8 length, the UTF-8 bytes |
+/// | 1 | integer | 8 bytes, little-endian |
+/// | 2 | real | 8 bytes (bit pattern), little-endian |
+/// | 3, 4 | false, true | — |
+/// | 5 | data | varint length, the bytes |
+/// | 6 | date | 8 bytes (bit pattern), little-endian |
+/// | 7 | array | varint count, then the elements |
+/// | 8 | dictionary | varint count, then every key (a string: tag 0 or 10), then every value |
+/// | 9 | UID | varint |
+/// | 10 | string | varint number in the ``PlistCode/Keys`` table (dictionary keys) |
+/// | 11 | array | varint count: the entries of an external list (the `$objects` table) |
+///
+/// Nothing here recurses: values nest as deep as a type string does.
+enum PlistCode {
+    static let string: UInt8 = 0
+    static let integer: UInt8 = 1
+    static let real: UInt8 = 2
+    static let `false`: UInt8 = 3
+    static let `true`: UInt8 = 4
+    static let data: UInt8 = 5
+    static let date: UInt8 = 6
+    static let array: UInt8 = 7
+    static let dictionary: UInt8 = 8
+    static let uid: UInt8 = 9
+    static let key: UInt8 = 10
+    static let externalArray: UInt8 = 11
+
+    /// Dictionary keys, stored once: the keys of keyed archives are a few dozen names repeated
+    /// by every object.
+    struct Keys {
+        private(set) var names: [String] = []
+        private var numbers: [String: Int] = [:]
+        /// The last keys looked up: objects of one class repeat the same few keys, found by
+        /// comparing them instead of hashing.
+        private var recent: [(name: String, number: Int)] = []
+
+        /// The number of `name`, added when new.
+        mutating func number(of name: String) -> Int {
+            if let hit = recent.first(where: { $0.name == name }) { return hit.number }
+            let number: Int
+            if let known = numbers[name] {
+                number = known
+            } else {
+                number = names.count
+                names.append(name)
+                numbers[name] = number
+            }
+            if recent.count == 16 { recent.removeFirst() }
+            recent.append((name, number))
+            return number
+        }
+    }
+
+    // MARK: - Writing
+
+    static func appendVarint(_ value: Int, to out: inout [UInt8]) {
+        var v = UInt64(value)
+        while v >= 0x80 {
+            out.append(UInt8(v & 0x7F) | 0x80)
+            v >>= 7
+        }
+        out.append(UInt8(v))
+    }
+
+    static func append64(_ value: UInt64, to out: inout [UInt8]) {
+        for i in 0..<8 { out.append(UInt8(truncatingIfNeeded: value >> (8 * UInt64(i)))) }
+    }
+
+    static func appendString(_ text: String, to out: inout [UInt8]) {
+        out.append(string)
+        var text = text
+        text.withUTF8 { utf8 in
+            appendVarint(utf8.count, to: &out)
+            out.append(contentsOf: utf8)
+        }
+    }
+
+    /// Appends a dictionary key: by number when `keys` is given, else as a string.
+    static func appendKey(_ name: String, keys: inout Keys?, to out: inout [UInt8]) {
+        if keys != nil {
+            out.append(key)
+            appendVarint(keys!.number(of: name), to: &out)
+        } else {
+            appendString(name, to: &out)
+        }
+    }
+
+    /// Appends the code of `value`; dictionary keys go into `keys` when it is given.
+    static func append(_ value: PlistValue, keys: inout Keys?, to out: inout [UInt8]) {
+        var pending: [PlistValue] = [value]
+        while let next = pending.popLast() {
+            switch next {
+            case .string(let text): appendString(text, to: &out)
+            case .integer(let v): out.append(integer); append64(UInt64(bitPattern: v), to: &out)
+            case .real(let d): out.append(real); append64(d.bitPattern, to: &out)
+            case .bool(let b): out.append(b ? `true` : `false`)
+            case .data(let bytes):
+                out.append(data)
+                appendVarint(bytes.count, to: &out)
+                out.append(contentsOf: bytes)
+            case .date(let d): out.append(date); append64(d.bitPattern, to: &out)
+            case .uid(let u): out.append(uid); appendVarint(Int(u), to: &out)
+            case .array(let elements):
+                out.append(array)
+                appendVarint(elements.count, to: &out)
+                pending.append(contentsOf: elements.reversed())
+            case .dictionary(let entries):
+                out.append(dictionary)
+                appendVarint(entries.count, to: &out)
+                for entry in entries { appendKey(entry.key, keys: &keys, to: &out) }
+                pending.append(contentsOf: entries.reversed().map(\.value))
+            }
+        }
+    }
+
+    // MARK: - Reading
+
+    /// Reads codes written by this enum (they are never untrusted: a bad code is a bug).
+    struct Reader {
+        let bytes: [UInt8]
+        var position: Int
+
+        init(_ bytes: [UInt8], at position: Int) {
+            self.bytes = bytes
+            self.position = position
+        }
+
+        mutating func byte() -> UInt8 {
+            defer { position += 1 }
+            return bytes[position]
+        }
+
+        mutating func varint() -> Int {
+            var result: UInt64 = 0
+            var shift: UInt64 = 0
+            while true {
+                let b = bytes[position]
+                position += 1
+                result |= UInt64(b & 0x7F) << shift
+                if b < 0x80 { return Int(result) }
+                shift += 7
+            }
+        }
+
+        mutating func word() -> UInt64 {
+            var v: UInt64 = 0
+            for i in 0..<8 { v |= UInt64(bytes[position + i]) << (8 * UInt64(i)) }
+            position += 8
+            return v
+        }
+
+        /// The bytes of a string or data payload (after its tag).
+        mutating func payload() -> Range<Int> {
+            let count = varint()
+            defer { position += count }
+            return position..<position + count
+        }
+
+        /// The scalar with tag `tag` (not a collection), its payload read.
+        mutating func scalar(_ tag: UInt8, keys: [String]) -> PlistValue {
+            switch tag {
+            case PlistCode.string: return .string(String(decoding: bytes[payload()], as: UTF8.self))
+            case PlistCode.key: return .string(keys[varint()])
+            case PlistCode.integer: return .integer(Int64(bitPattern: word()))
+            case PlistCode.real: return .real(Double(bitPattern: word()))
+            case PlistCode.false: return .bool(false)
+            case PlistCode.true: return .bool(true)
+            case PlistCode.data: return .data(Array(bytes[payload()]))
+            case PlistCode.date: return .date(Double(bitPattern: word()))
+            case PlistCode.uid: return .uid(UInt32(truncatingIfNeeded: varint()))
+            default: preconditionFailure("not a scalar plist code \(tag)")
+            }
+        }
+
+        /// The whole value starting here, as a ``PlistValue`` (no external arrays).
+        mutating func value(keys: [String]) -> PlistValue {
+            // Collections being filled, innermost last.
+            var open: [(isArray: Bool, count: Int, keys: [String], values: [PlistValue])] = []
+            while true {
+                let tag = byte()
+                var done: PlistValue
+                switch tag {
+                case PlistCode.array:
+                    let count = varint()
+                    if count > 0 {
+                        open.append((true, count, [], []))
+                        continue
+                    }
+                    done = .array([])
+                case PlistCode.dictionary:
+                    let count = varint()
+                    if count > 0 {
+                        var names: [String] = []
+                        for _ in 0..<count {
+                            guard case .string(let name) = scalar(byte(), keys: keys) else { preconditionFailure("plist code key") }
+                            names.append(name)
+                        }
+                        open.append((false, count, names, []))
+                        continue
+                    }
+                    done = .dictionary([])
+                default:
+                    done = scalar(tag, keys: keys)
+                }
+                // Hand the finished value to its collection, closing those it completes.
+                while true {
+                    guard !open.isEmpty else { return done }
+                    open[open.count - 1].values.append(done)
+                    let top = open[open.count - 1]
+                    guard top.values.count == top.count else { break }
+                    open.removeLast()
+                    done = top.isArray ? .array(top.values) : .dictionary(zip(top.keys, top.values).map { PlistEntry($0, $1) })
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,57 @@
+import Foundation
+import Testing
+import TypedStream
+@testable import TypedStreamExport
+
+/// The keyed export keeps `$objects` packed (``KeyedObjectTable``) and writes the binary plist
+/// from it in two passes; the result must be the bytes of the plist written from the whole tree.
+struct PlistStreamingTests {
+    /// Equal scalars are stored once (0.0 and -0.0 are equal; NaN is never equal to itself),
+    /// UIDs once per number, and dictionary keys share objects with equal strings.
+    @Test func scalarsAreSharedAsBefore() throws {
+        let value: PlistValue = .array([
+            .real(0), .real(-0.0), .real(.nan), .real(.nan), .string("a"), .string("a"), .uid(1), .uid(1),
+            .dictionary([PlistEntry("a", .integer(7))]), .integer(7), .string("e\u{301}"), .string("\u{e9}"),
+        ])
+        let bytes = BinaryPlistWriter.write(value)
+        // Trailer: the object count is the 8 bytes after the two size bytes.
+        let count = bytes[(bytes.count - 24)..<(bytes.count - 16)].reduce(0) { $0 << 8 | Int($1) }
+        // array, 0.0, NaN, NaN, "a", uid 1, dictionary, 7, "é" (both spellings are one String)
+        #expect(count == 9)
+        let parsed = try #require(try PropertyListSerialization.propertyList(from: Data(bytes), format: nil) as? [Any])
+        #expect(parsed.count == 12)
+        #expect((parsed[1] as? Double).map { $0 == 0 && $0.sign == .plus } == true)
+        #expect((parsed[3] as? Double)?.isNaN == true)
+    }
+
+    /// The packed table gives back the values it was given.
+    @Test func packedEntriesComeBack() {
+        var table = KeyedObjectTable()
+        let values: [PlistValue] = [
+            .string("$null"), .integer(-1), .real(2.5), .bool(true), .data([1, 2, 3]), .date(-3), .uid(70000),
+            .dictionary([PlistEntry("k", .array([.array([]), .dictionary([]), .string("ü")]))]),
+        ]
+        for value in values { table.append(value) }
+        table.appendPlaceholder()
+        table.setObject(8, classReference: .uid(3), fields: [PlistEntry("NS.string", .string("x"))])
+        #expect(table.values == values + [.dictionary([PlistEntry("$class", .uid(3)), PlistEntry("NS.string", .string("x"))])])
+    }
+
+    /// The streamed keyed archive of every sample and corpus file is the plist of its tree.
+    @Test func streamedKeyedArchivesAreTheTreesBytes() throws {
+        let samples = Corpus.packageRoot.appendingPathComponent("Samples")
+        var files = Corpus.wellFormedFiles()
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: samples.path)) ?? [] where name.hasSuffix(".typedstream") {
+            if let data = FileManager.default.contents(atPath: samples.appendingPathComponent(name).path) { files.append((name, [UInt8](data))) }
+        }
+        #expect(files.count > 10)
+        var compared = 0
+        for (name, bytes) in files {
+            guard let tree = try? KeyedArchiveExporter.export(typedstream: bytes) else { continue }
+            let streamed = try KeyedArchiveExporter.binary(typedstream: bytes)
+            #expect(streamed == BinaryPlistWriter.write(tree), "\(name)")
+            compared += 1
+        }
+        #expect(compared > 10)
+    }
+}
