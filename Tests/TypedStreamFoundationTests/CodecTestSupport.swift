@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import TypedStream
 @testable import TypedStreamFoundation
+import TestSupport
 
 /// One piece of a hand-assembled archive: a byte, or text whose UTF-8 bytes are written as-is.
 enum WirePart: ExpressibleByIntegerLiteral, ExpressibleByStringLiteral {
