@@ -2,7 +2,6 @@ import Foundation
 import Testing
 import TypedStream
 @testable import TypedStreamFoundation
-import TestSupport
 
 /// One piece of a hand-assembled archive: a byte, or text whose UTF-8 bytes are written as-is.
 enum WirePart: ExpressibleByIntegerLiteral, ExpressibleByStringLiteral {
@@ -59,18 +58,6 @@ func reencoded(_ bytes: [UInt8]) throws -> [UInt8] {
 func firstDifference(_ a: [UInt8], _ b: [UInt8]) -> Int? {
     if a == b { return nil }
     return (0..<min(a.count, b.count)).first { a[$0] != b[$0] } ?? min(a.count, b.count)
-}
-
-/// A small, fast, seedable generator (SplitMix64).
-struct SeededGenerator: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
 }
 
 /// A table row that remembers where it was written.
