@@ -32,12 +32,15 @@ let package = Package(
         .target(name: "TypedStreamTool", dependencies: ["TypedStream", "ObjCTypeEncoding", "TypedStreamFoundation", "TypedStreamExport", "ModelDocument"]),
         .executableTarget(name: "typedstream", dependencies: ["TypedStreamTool"]),
         .executableTarget(name: "typedstream-bench", dependencies: ["ObjCTypeEncoding", "TypedStream", "TypedStreamFoundation", "TypedStreamExport", "ModelDocument"]),
+        // What the test targets share: the package root, the shared corpus's location, the
+        // seeded generator, golden-file regeneration. Foundation only.
+        .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "ObjCTypeEncodingTests", dependencies: ["ObjCTypeEncoding"]),
-        .testTarget(name: "TypedStreamTests", dependencies: ["TypedStream"]),
-        .testTarget(name: "TypedStreamFoundationTests", dependencies: ["TypedStreamFoundation"]),
+        .testTarget(name: "TypedStreamTests", dependencies: ["TestSupport", "TypedStream"]),
+        .testTarget(name: "TypedStreamFoundationTests", dependencies: ["TestSupport", "TypedStreamFoundation"]),
         .testTarget(name: "TypedStreamCodableTests", dependencies: ["TypedStreamCodable", "TypedStreamFoundation"]),
-        .testTarget(name: "TypedStreamExportTests", dependencies: ["TypedStreamExport"], exclude: ["Golden"]),
-        .testTarget(name: "ModelDocumentTests", dependencies: ["ModelDocument"]),
-        .testTarget(name: "TypedStreamToolTests", dependencies: ["TypedStreamTool", "TypedStream", "TypedStreamFoundation", "TypedStreamExport"], exclude: ["Golden"]),
+        .testTarget(name: "TypedStreamExportTests", dependencies: ["TestSupport", "TypedStreamExport"], exclude: ["Golden"]),
+        .testTarget(name: "ModelDocumentTests", dependencies: ["TestSupport", "ModelDocument"]),
+        .testTarget(name: "TypedStreamToolTests", dependencies: ["TestSupport", "TypedStreamTool", "TypedStream", "TypedStreamFoundation", "TypedStreamExport"], exclude: ["Golden"]),
     ]
 )

@@ -27,7 +27,7 @@ public struct ObjCTypeParser {
     /// Creates a parser over the bytes of one type string.
     ///
     /// Inlinable, so that the bytes are copied into an array by code specialized for the
-    /// caller's collection: an unspecialized `Array(bytes)` looked up generic metadata at run
+    /// caller's collection: an unspecialized `Array(bytes)` looks up generic metadata at run
     /// time, about 5 000 instructions per type string.
     @inlinable
     public init(bytes: some Collection<UInt8>, limits: Limits = .default) {

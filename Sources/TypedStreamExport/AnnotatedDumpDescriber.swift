@@ -361,8 +361,8 @@ struct AnnotatedDumpDescriber {
 }
 
 /// The describer's view of the object table, kept small: a byte and a class number per slot,
-/// with the few classes and C strings on the side (a dictionary of enums per slot cost tens of
-/// bytes per object).
+/// with the few classes and C strings on the side (a dictionary of enums per slot would cost
+/// tens of bytes per object).
 private struct SlotTable {
     /// Per slot: 0 not seen, 1 object, 2 class, 3 C string.
     private var kinds: [UInt8] = []

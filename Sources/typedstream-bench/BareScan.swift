@@ -1,7 +1,7 @@
 import ObjCTypeEncoding
 
-/// The ceiling the issue measures the token scan against: "a bare, unchecked Swift scan of the
-/// same files". It finds where every value of an archive ends and nothing else — no tokens, no
+/// The ceiling the token scan is measured against: a bare, unchecked Swift scan of the same
+/// files. It finds where every value of an archive ends and nothing else — no tokens, no
 /// object table, no check of references, tables, limits or integer widths; type strings parsed
 /// once and not checked further — in one loop with its cursor and stack in local variables, the
 /// design of the token scan's walk without its tables and checks. It shows what reading these

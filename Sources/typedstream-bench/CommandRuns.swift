@@ -102,16 +102,17 @@ enum CommandRuns {
     /// child's peak resident memory (KB) and its exit status (128 + signal when killed).
     static func spawnAndWait(_ argv: [String]) throws -> (seconds: Double, peakKB: Int, status: Int32) {
         let arguments = argv
-        var actions = posix_spawn_file_actions_t()
+        var actions = emptySpawnFileActions()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
         posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
         posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
         var cArguments = arguments.map { strdup($0) } + [nil]
-        defer { for pointer in cArguments { free(pointer) } }
+        var environment = spawnEnvironment()
+        defer { for pointer in cArguments + environment { free(pointer) } }
         var pid: pid_t = 0
         let start = Measure.wallSeconds()
-        let spawned = posix_spawn(&pid, arguments[0], &actions, nil, &cArguments, environ)
+        let spawned = posix_spawn(&pid, arguments[0], &actions, nil, &cArguments, &environment)
         guard spawned == 0 else { throw BenchError("cannot run \(arguments[0]): error \(spawned)") }
         var status: Int32 = 0
         var usage = rusage()
@@ -121,6 +122,6 @@ enum CommandRuns {
         let seconds = Measure.wallSeconds() - start
         let exited = status & 0x7f == 0
         let code = exited ? (status >> 8) & 0xff : 128 + (status & 0x7f)
-        return (seconds, Int(usage.ru_maxrss), code)
+        return (seconds, maximumResidentKB(usage), code)
     }
 }

@@ -15,7 +15,7 @@ enum FileIO {
         let bytes = [UInt8](unsafeUninitializedCapacity: size) { buffer, initialized in
             var done = 0
             while done < size {
-                let got = Glibc.read(descriptor, buffer.baseAddress! + done, size - done)
+                let got = posixRead(descriptor, buffer.baseAddress! + done, size - done)
                 if got <= 0 { failure = "short read of \(path) at \(done) of \(size) bytes"; break }
                 done += got
             }

@@ -33,7 +33,7 @@ enum Measure {
         let descriptor = open("/proc/self/clear_refs", O_WRONLY)
         guard descriptor >= 0 else { return false }
         defer { close(descriptor) }
-        return Glibc.write(descriptor, "5", 1) == 1
+        return posixWrite(descriptor, "5", 1) == 1
     }
 
     /// The median of `values` (0 for none).

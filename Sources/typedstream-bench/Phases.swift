@@ -30,7 +30,7 @@ enum Phase: String, CaseIterable, Sendable {
     var summary: String {
         switch self {
         case .scan: "TokenReader.scanToEnd(): every token read and checked, none kept"
-        case .bare: "BareScan (the bench's own, the issue's ceiling): finds where every value ends — no tokens, no object table, no checks but the buffer's end"
+        case .bare: "BareScan (the bench's own, the ceiling for scan): finds where every value ends — no tokens, no object table, no checks but the buffer's end"
         case .index: "ArchiveIndex(bytes:): bytes → checked object graph index (values read on access)"
         case .indexWrite: "ArchiveIndex.write() (index built before timing): every token re-read and encoded anew"
         case .graph: "ArchiveReader.read (bytes → archive graph)"

@@ -3,7 +3,10 @@ import Testing
 @testable import ModelDocument
 #if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
 #endif
+import TestSupport
 
 /// A save interrupted at any moment leaves, after the next open, the old or the new document —
 /// archive, settings file and history together.

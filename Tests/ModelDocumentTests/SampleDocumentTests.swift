@@ -1,12 +1,13 @@
 import Foundation
 import Testing
 @testable import ModelDocument
+import TestSupport
 
 /// The sample documents in `Samples/` are made by this code. This test rebuilds them in a
 /// temporary folder and compares every file with the checked-in copy. To regenerate them after
 /// an intended change, run:
 ///
-///     MODEL_SAMPLES_REGENERATE=1 swift test --filter ModelDocumentTests.SampleDocumentTests
+///     TYPEDSTREAM_REGENERATE_GOLDEN=1 swift test --filter ModelDocumentTests.SampleDocumentTests
 ///
 /// and review the diff.
 @Suite struct SampleDocumentTests {
@@ -44,9 +45,7 @@ import Testing
             """),
     ]
 
-    static var packageRoot: String {
-        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path
-    }
+    static var packageRoot: String { PackageRoot.path }
 
     static func readme(_ sample: Sample, files: [String]) -> String {
         """
@@ -56,7 +55,7 @@ import Testing
 
         Files: \(files.joined(separator: ", ")).
         Made by `Tests/ModelDocumentTests/SampleDocumentTests.swift`; regenerate with
-        `MODEL_SAMPLES_REGENERATE=1 swift test --filter ModelDocumentTests.SampleDocumentTests`.
+        `TYPEDSTREAM_REGENERATE_GOLDEN=1 swift test --filter ModelDocumentTests.SampleDocumentTests`.
 
         """
     }
@@ -77,7 +76,7 @@ import Testing
     @Test func samplesAreUpToDate() throws {
         let folder = TemporaryFolder("samples")
         defer { folder.cleanUp() }
-        let regenerate = ProcessInfo.processInfo.environment["MODEL_SAMPLES_REGENERATE"] == "1"
+        let regenerate = Golden.isRegenerating
         for sample in Self.samples {
             let built = try Self.build(sample, in: folder)
             let target = Self.packageRoot + "/Samples/" + sample.folder

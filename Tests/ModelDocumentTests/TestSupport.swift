@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import ModelDocument
+import TestSupport
 
 /// A fresh folder under the system temporary directory, removed by `cleanUp()`.
 struct TemporaryFolder {
@@ -58,24 +59,9 @@ struct CommittedFiles: Equatable {
     }
 }
 
-/// SplitMix64: a small seeded generator whose seed the tests print.
-struct SplitMix64: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
-
 /// The seed from the environment variable `name`, else a fresh one; printed either way.
 func testSeed(_ name: String, _ label: String) -> UInt64 {
-    let seed = ProcessInfo.processInfo.environment[name].flatMap { UInt64($0) } ?? UInt64.random(in: 1...UInt64.max)
-    print("\(label) seed: \(seed) (replay with \(name)=\(seed))")
-    return seed
+    TestSeed.resolve(name, label: label)
 }
 
 /// Hand assembly: ASCII bytes of `text`.

@@ -1,6 +1,7 @@
 import Testing
 import TypedStream
 @testable import TypedStreamExport
+import TestSupport
 
 /// What the token reader itself makes of `bytes`: the error it stops at, if any, and the end
 /// of the last token it read before that.
@@ -37,7 +38,7 @@ private func checkDecodedLines(_ dump: AnnotatedDump.Rendering, _ bytes: [UInt8]
     return next
 }
 
-@Test func everyCorpusArchiveIsCoveredByteForByte() {
+@Test(.needsCorpus) func everyCorpusArchiveIsCoveredByteForByte() {
     let files = DumpFixtures.corpusFiles()
     var checked = 0
     var failing: [String] = []
@@ -59,7 +60,7 @@ private func checkDecodedLines(_ dump: AnnotatedDump.Rendering, _ bytes: [UInt8]
         // Every value was named by its type: the cursor never lost its place.
         #expect(!dump.text.contains("  integer ") && !dump.text.contains("  byte 0x"), "\(path): a value without its type")
     }
-    if !files.isEmpty {
+    do {
         print("annotated dump covered \(checked) corpus archives byte for byte; \(failing.count) rejected: \(failing)")
         #expect(checked >= 100)
         #expect(failing.allSatisfy { $0.hasPrefix("gnustep-format/") || $0.contains("malformed") }, "\(failing)")
@@ -67,7 +68,7 @@ private func checkDecodedLines(_ dump: AnnotatedDump.Rendering, _ bytes: [UInt8]
     }
 }
 
-@Test func malformedCorpusFilesEndAtTheirDamage() throws {
+@Test(.needsCorpus) func malformedCorpusFilesEndAtTheirDamage() throws {
     let cases: [(String, WireError.Code, Int, String)] = [
         ("attributed-string/imsg-ExtraData-malformed.typedstream", .badLength, 0x79,
          "00000079  81 9d 00 54 68 69 73 20 69 73 20 70 61 72 73 69  |...This is parsi|      not decoded (16 of 123 bytes left)"),
@@ -77,7 +78,7 @@ private func checkDecodedLines(_ dump: AnnotatedDump.Rendering, _ bytes: [UInt8]
          "00000000  47 4e 55 73 74 65 70 20 61 72 63 68 69 76 65 30  |GNUstep archive0|  not decoded (16 of 1254 bytes left)"),
     ]
     for (path, code, offset, undecodedLine) in cases {
-        guard let bytes = DumpFixtures.corpusFile(path) else { return }
+        let bytes = try #require(DumpFixtures.corpusFile(path), "\(path)")
         let dump = AnnotatedDump.render(bytes)
         let error = try #require(dump.error, "\(path)")
         #expect(error.code == code && error.offset == offset, "\(path): \(error)")
@@ -108,8 +109,8 @@ private func checkDecodedLines(_ dump: AnnotatedDump.Rendering, _ bytes: [UInt8]
     }
 }
 
-@Test func followingEachObjectShowsAContiguousPartOfTheWholeDump() {
-    guard let bytes = DumpFixtures.corpusFile("foundation/foundation-NestedContainers.typedstream") else { return }
+@Test(.needsCorpus) func followingEachObjectShowsAContiguousPartOfTheWholeDump() throws {
+    let bytes = try #require(DumpFixtures.corpusFile("foundation/foundation-NestedContainers.typedstream"))
     let whole = AnnotatedDump.render(bytes).lines
     var followed = 0
     for index in 0..<64 {
@@ -130,8 +131,8 @@ private func checkDecodedLines(_ dump: AnnotatedDump.Rendering, _ bytes: [UInt8]
     #expect(followed >= 5)
 }
 
-@Test func colourOnACorpusFileOnlyAddsEscapes() {
-    guard let bytes = DumpFixtures.corpusFile("attributed-string/imsg-Attachment.typedstream") else { return }
+@Test(.needsCorpus) func colourOnACorpusFileOnlyAddsEscapes() throws {
+    let bytes = try #require(DumpFixtures.corpusFile("attributed-string/imsg-Attachment.typedstream"))
     let plain = AnnotatedDump.render(bytes)
     let coloured = AnnotatedDump.render(bytes, options: .init(useColor: true))
     #expect(coloured.text.contains("\u{1B}[33m84\u{1B}[0m"))

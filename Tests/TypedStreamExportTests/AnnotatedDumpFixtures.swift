@@ -1,5 +1,6 @@
 import Foundation
 import TypedStream
+import TestSupport
 
 /// Archives and corpus access shared by the annotated-dump tests.
 enum DumpFixtures {
@@ -28,19 +29,8 @@ enum DumpFixtures {
         return b
     }()
 
-    /// `../shared/corpus` relative to the package root, or `nil` (after printing why) when it
-    /// is not there.
-    static var corpusDirectory: URL? {
-        let packageRoot = URL(fileURLWithPath: #filePath)
-            .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        let corpus = packageRoot.deletingLastPathComponent().appendingPathComponent("shared/corpus")
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: corpus.path, isDirectory: &isDirectory), isDirectory.boolValue else {
-            print("skipped: ../shared/corpus not found")
-            return nil
-        }
-        return corpus
-    }
+    /// The shared corpus folder (``SharedCorpus``), or `nil` when it is absent.
+    static var corpusDirectory: URL? { SharedCorpus.folderIfAvailable }
 
     /// Every corpus archive with its path relative to the corpus folder, sorted by path.
     static func corpusFiles() -> [(path: String, bytes: [UInt8])] {

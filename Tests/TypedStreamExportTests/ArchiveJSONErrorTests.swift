@@ -1,6 +1,7 @@
 import Testing
 import TypedStream
 @testable import TypedStreamExport
+import TestSupport
 
 /// Malformed lossless JSON: every error has the right code and points at the right place.
 @Suite struct ArchiveJSONErrorTests {

@@ -2,26 +2,27 @@ import Foundation
 import Testing
 import TypedStream
 @testable import TypedStreamExport
+import TestSupport
 
 /// Exact JSON for the hand-made sample archive, compared with files under `Golden/`.
 ///
 /// Regenerate after an intended change, then review the diff:
 ///
-///     REGENERATE_GOLDEN=1 swift test --filter TypedStreamExportTests.ArchiveJSONGoldenTests
+///     TYPEDSTREAM_REGENERATE_GOLDEN=1 swift test --filter TypedStreamExportTests.ArchiveJSONGoldenTests
 @Suite struct ArchiveJSONGoldenTests {
     static let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Golden")
 
-    /// Compares `actual` with the golden file `name`, or rewrites it when REGENERATE_GOLDEN is set.
+    /// Compares `actual` with the golden file `name`, or rewrites it when ``Golden/isRegenerating``.
     func checkGolden(_ actual: [UInt8], _ name: String) throws {
         let url = Self.folder.appendingPathComponent(name)
-        if ProcessInfo.processInfo.environment["REGENERATE_GOLDEN"] != nil {
+        if Golden.isRegenerating {
             try FileManager.default.createDirectory(at: Self.folder, withIntermediateDirectories: true)
             try Data(actual).write(to: url)
             print("regenerated \(url.path)")
             return
         }
         guard let expected = FileManager.default.contents(atPath: url.path) else {
-            Issue.record("missing golden file \(name); run REGENERATE_GOLDEN=1 swift test --filter TypedStreamExportTests.ArchiveJSONGoldenTests")
+            Issue.record("missing golden file \(name); run \(Golden.howToRegenerate(filter: "TypedStreamExportTests.ArchiveJSONGoldenTests"))")
             return
         }
         #expect(String(decoding: actual, as: UTF8.self) == String(decoding: expected, as: UTF8.self), "\(name) differs from the golden file")

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import TypedStream
 @testable import TypedStreamExport
+import TestSupport
 
 /// Seeded random graphs: writing the graph, and writing what its JSON decodes to, give the same
 /// bytes. The seed is printed; set RANDOM_SEED to replay one.

@@ -3,7 +3,10 @@ import Testing
 import TypedStreamExport
 #if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
 #endif
+import TestSupport
 
 /// Every file the toolkit writes goes through ``AtomicFile``. A child process rewrites one file
 /// over and over, alternating two contents; it is killed with SIGKILL at random moments

@@ -3,6 +3,8 @@ import Testing
 import TypedStreamExport
 #if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
 #endif
 
 /// What ``AtomicFile`` does with the destinations that are not plain files, and with the

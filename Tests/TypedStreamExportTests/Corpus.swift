@@ -1,21 +1,12 @@
 import Foundation
 import TypedStream
+import TestSupport
 
-/// Access to the shared real-archive corpus (`../shared/corpus` next to the package), which is
-/// never copied into the repository.
+/// Access to the shared real-archive corpus (``SharedCorpus``), which is never copied into the
+/// repository.
 enum Corpus {
-    /// The package root (three levels above this file).
-    static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-
-    /// The corpus folder, or `nil` (after printing a note) when it is absent.
-    static var folder: URL? {
-        let url = packageRoot.appendingPathComponent("../shared/corpus").standardizedFileURL
-        guard FileManager.default.fileExists(atPath: url.path) else {
-            print("skipped: ../shared/corpus not found")
-            return nil
-        }
-        return url
-    }
+    /// The corpus folder, or `nil` when it is absent.
+    static var folder: URL? { SharedCorpus.folderIfAvailable }
 
     /// Every typedstream file of the corpus (GNUstep archives and the deliberately malformed
     /// files excluded), as (relative path, bytes), sorted by path.

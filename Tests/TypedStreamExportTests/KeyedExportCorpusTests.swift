@@ -3,6 +3,7 @@ import Testing
 import TypedStream
 import TypedStreamFoundation
 import TypedStreamExport
+import TestSupport
 
 /// The real archives of `../shared/corpus/foundation` (and the iMessage attributed strings):
 /// exported to keyed archives, they open with Foundation's NSKeyedUnarchiver and give the same
@@ -24,8 +25,8 @@ struct KeyedExportCorpusTests {
         }
     }
 
-    @Test func foundationSamplesOpenWithTheSameValues() throws {
-        guard let files = KeyedTestSupport.corpusFiles("foundation") else { print("skipped: ../shared/corpus not found"); return }
+    @Test(.needsCorpus) func foundationSamplesOpenWithTheSameValues() throws {
+        let files = try #require(KeyedTestSupport.corpusFiles("foundation"))
         #expect(files.count >= 29)
         var options = KeyedArchiveExporter.Options()
         options.attributeRuns = .alwaysIndexed  // what swift-corelibs-foundation can read
@@ -45,8 +46,8 @@ struct KeyedExportCorpusTests {
         }
     }
 
-    @Test func attributedStringSamplesOpenWhenEveryClassIsFoundations() throws {
-        guard let files = KeyedTestSupport.corpusFiles("attributed-string") else { print("skipped: ../shared/corpus not found"); return }
+    @Test(.needsCorpus) func attributedStringSamplesOpenWhenEveryClassIsFoundations() throws {
+        let files = try #require(KeyedTestSupport.corpusFiles("attributed-string"))
         var options = KeyedArchiveExporter.Options()
         options.attributeRuns = .alwaysIndexed
         var opened = 0
@@ -67,10 +68,9 @@ struct KeyedExportCorpusTests {
         print("attributed-string samples opened by NSKeyedUnarchiver: \(opened) of \(files.count)")
     }
 
-    @Test func plistlibReadsEveryCorpusExport() throws {
-        guard KeyedTestSupport.hasPython else { print("skipped: python3 not available"); return }
-        guard let foundation = KeyedTestSupport.corpusFiles("foundation"),
-              let attributed = KeyedTestSupport.corpusFiles("attributed-string") else { print("skipped: ../shared/corpus not found"); return }
+    @Test(.enabled(if: KeyedTestSupport.hasPython, "python3 is not available"), .needsCorpus) func plistlibReadsEveryCorpusExport() throws {
+        let foundation = try #require(KeyedTestSupport.corpusFiles("foundation"))
+        let attributed = try #require(KeyedTestSupport.corpusFiles("attributed-string"))
         var names: [String] = [], plists: [PlistValue] = []
         for (name, bytes) in foundation + attributed where !name.contains("malformed") {
             guard let plist = try? KeyedArchiveExporter.export(typedstream: bytes) else { continue }

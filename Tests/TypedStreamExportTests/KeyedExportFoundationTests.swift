@@ -105,8 +105,7 @@ struct KeyedExportFoundationTests {
         #expect(KeyedTestSupport.root(plist)?["NS.objects"] == .array([.uid(2), .uid(1)]))
     }
 
-    @Test func plistlibReadsWhatWeWrite() throws {
-        guard KeyedTestSupport.hasPython else { print("skipped: python3 not available"); return }
+    @Test(.enabled(if: KeyedTestSupport.hasPython, "python3 is not available")) func plistlibReadsWhatWeWrite() throws {
         var plists: [PlistValue] = [], files: [[UInt8]] = []
         for (_, value) in Self.values {
             let plist = try KeyedArchiveExporter.export(typedstream: typedstream(value))
@@ -146,8 +145,7 @@ struct KeyedExportFoundationTests {
     /// Objects whose keyed layout swift-corelibs-foundation writes exactly as Apple does; ours
     /// must be the same tree. (Where they differ — NSMutableString, geometry text, NSAttributeInfo
     /// — we follow Apple; see docs/keyed-mapping.md.)
-    @Test func sameTreeAsFoundationsNSKeyedArchiver() throws {
-        guard KeyedTestSupport.hasPython else { print("skipped: python3 not available"); return }
+    @Test(.enabled(if: KeyedTestSupport.hasPython, "python3 is not available")) func sameTreeAsFoundationsNSKeyedArchiver() throws {
         let rows: [(String, NSObject, AnyObject)] = [
             ("NSArray", NSArray(array: ["a" as NSString, NSNumber(value: 1), NSNull()]),
              ArrayObject([StringObject("a"), NumberObject(int: 1), NullObject()])),

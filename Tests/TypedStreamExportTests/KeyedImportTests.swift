@@ -3,6 +3,7 @@ import Testing
 import TypedStream
 import TypedStreamFoundation
 import TypedStreamExport
+import TestSupport
 
 /// Keyed archive → typedstream: what the exporter writes comes back; Model records and generic
 /// objects byte for byte; bad input throws.
@@ -96,9 +97,9 @@ struct KeyedImportTests {
         for again in try roundTrips(bytes) { #expect(again == bytes) }
     }
 
-    @Test func corpusSamplesComeBackWithTheirValues() throws {
-        guard let foundation = KeyedTestSupport.corpusFiles("foundation"),
-              let attributed = KeyedTestSupport.corpusFiles("attributed-string") else { print("skipped: ../shared/corpus not found"); return }
+    @Test(.needsCorpus) func corpusSamplesComeBackWithTheirValues() throws {
+        let foundation = try #require(KeyedTestSupport.corpusFiles("foundation"))
+        let attributed = try #require(KeyedTestSupport.corpusFiles("attributed-string"))
         var checked = 0
         for (name, bytes) in foundation + attributed where !name.contains("malformed") {
             guard let original = try? natural(bytes) else { continue }  // samples with trailing data

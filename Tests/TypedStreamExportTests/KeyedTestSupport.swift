@@ -2,21 +2,14 @@ import Foundation
 import TypedStream
 import TypedStreamFoundation
 import TypedStreamExport
+import TestSupport
 
 /// Helpers for the keyed-archive tests: reading exports back with Foundation's own
 /// NSKeyedUnarchiver and with Python's plistlib, and comparing what comes back with the
 /// natural value of the typedstream.
 enum KeyedTestSupport {
-    /// `../shared/corpus` relative to the package root, or nil when it is absent.
-    static var corpusDirectory: URL? {
-        let root = URL(fileURLWithPath: #filePath)
-            .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        let corpus = root.appendingPathComponent("../shared/corpus").standardizedFileURL
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: corpus.path, isDirectory: &isDirectory), isDirectory.boolValue
-        else { return nil }
-        return corpus
-    }
+    /// The shared corpus folder (``SharedCorpus``), or nil when it is absent.
+    static var corpusDirectory: URL? { SharedCorpus.folderIfAvailable }
 
     /// The `*.typedstream` files of one corpus folder as (name, bytes), sorted; nil when the
     /// corpus is absent.

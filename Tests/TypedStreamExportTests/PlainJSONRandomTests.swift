@@ -3,6 +3,7 @@ import ObjCTypeEncoding
 import Testing
 import TypedStream
 @testable import TypedStreamExport
+import TestSupport
 
 /// The streaming plain JSON writes what the converter from before streaming wrote (kept below
 /// as an oracle), on seeded random archives. The seed is printed; set RANDOM_SEED to replay.

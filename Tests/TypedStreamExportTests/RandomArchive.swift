@@ -1,5 +1,6 @@
 import ObjCTypeEncoding
 import TypedStream
+import TestSupport
 
 /// Builds random archive graphs from a seed: random type strings and values, shared objects,
 /// cycles, class chains, C strings, and random (sometimes impossible) wire decisions, in the

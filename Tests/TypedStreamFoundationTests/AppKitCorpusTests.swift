@@ -2,14 +2,15 @@ import Foundation
 import Testing
 import TypedStream
 @testable import TypedStreamFoundation
+import TestSupport
 
 /// Every NSColor, NSFont, List, HashTable, Storage and StreamTable object of the corpus (nested
 /// archives included) decodes to its typed codec, and every Apple-written file (system version
 /// 1000) is written back byte for byte. NeXT-written files are written back exactly as the
 /// all-generic path writes them: where that differs from the file (NeXT repeats C-string literals
 /// of equal text; the archiver shares them by content) the typed codecs add no difference.
-@Test func corpusAppKitAndNeXTObjectsDecodeTypedAndRoundTrip() throws {
-    guard let files = AppKitCorpus.files() else { print("skipped: ../shared/corpus not found"); return }
+@Test(.needsCorpus) func corpusAppKitAndNeXTObjectsDecodeTypedAndRoundTrip() throws {
+    let files = try #require(AppKitCorpus.files())
     var totals: [String: Int] = [:]
     var identicalNeXT = 0, totalNeXT = 0
     var queue = files.map { (name: $0.name, bytes: $0.bytes) }
@@ -45,8 +46,8 @@ import TypedStream
 }
 
 /// Natural values of the corpus objects: colour kinds, font names and sizes.
-@Test func corpusColorKindsAndFonts() throws {
-    guard let files = AppKitCorpus.files() else { print("skipped: ../shared/corpus not found"); return }
+@Test(.needsCorpus) func corpusColorKindsAndFonts() throws {
+    let files = try #require(AppKitCorpus.files())
     var kinds: [ColorObject.Kind: Int] = [:]
     var fonts: [String: Int] = [:]
     for (name, bytes) in files {
@@ -82,8 +83,8 @@ import TypedStream
 
 /// The WorldWideWeb `IB.proj`: a `StreamTable` with integer keys whose entries are archives of
 /// their own — a `Project`, an empty archive, and a `HashTable` of ints to nil objects.
-@Test func corpusInterfaceBuilderProject() throws {
-    guard let corpus = CorpusFontPlists.corpusDirectory else { print("skipped: ../shared/corpus not found"); return }
+@Test(.needsCorpus) func corpusInterfaceBuilderProject() throws {
+    let corpus = try #require(CorpusFontPlists.corpusDirectory)
     let bytes = [UInt8](try Data(contentsOf: corpus.appendingPathComponent("misc/nextstep-WorldWideWeb-IB.proj.typedstream")))
     let decoder = try Unarchiver(bytes: bytes, registry: .foundation)
     let table = try #require(try decoder.decodeRootObject() as? StreamTableObject)

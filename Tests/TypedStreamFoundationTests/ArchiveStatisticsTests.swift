@@ -73,7 +73,7 @@ struct ArchiveStatisticsAgreementTests {
         Self.agree(try archived(root), "generated")
     }
 
-    @Test(.enabled(if: CorpusFontPlists.corpusDirectory != nil, "../shared/corpus is missing"))
+    @Test(.needsCorpus)
     func onTheCorpus() throws {
         let files = try #require(FoundationCorpusTests.corpusFiles())
         for (name, bytes) in files { Self.agree(bytes, name) }

@@ -60,18 +60,6 @@ func firstDifference(_ a: [UInt8], _ b: [UInt8]) -> Int? {
     return (0..<min(a.count, b.count)).first { a[$0] != b[$0] } ?? min(a.count, b.count)
 }
 
-/// A small, fast, seedable generator (SplitMix64).
-struct SeededGenerator: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
-
 /// A table row that remembers where it was written.
 struct SourcedRow<Payload: Sendable>: Sendable {
     var payload: Payload

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import TypedStream
 @testable import TypedStreamFoundation
+import TestSupport
 
 /// Two names for one colour: the colour is written once, then referred to (`92`); the second
 /// name reuses the NSString class (`96`) and the `"+"` type string (`9a`).
@@ -54,8 +55,8 @@ func colorListErrors(name: String, groups: String, code: CoderError.Code) {
 }
 
 /// The two `.clr` files of the corpus: names and colours in order, and the same bytes back.
-@Test func corpusColorListFiles() throws {
-    guard let corpus = CorpusFontPlists.corpusDirectory else { print("skipped: ../shared/corpus not found"); return }
+@Test(.needsCorpus) func corpusColorListFiles() throws {
+    let corpus = try #require(CorpusFontPlists.corpusDirectory)
     let expectations: [(file: String, count: Int, first: String, firstComponents: [Float])] = [
         ("colorlist-Emacs.clr.typedstream", 752, "LightGreen", [0.5647059, 0.93333334, 0.5647059, 1]),
         ("colorlist-apple-ii.clr.typedstream", 15, "#000", [0, 0, 0, 1]),

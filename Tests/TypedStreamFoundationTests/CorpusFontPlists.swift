@@ -1,5 +1,6 @@
 import Foundation
 import TypedStream
+import TestSupport
 
 /// Test helper: finds the corpus and pulls the property-list payloads out of its NSFont objects.
 enum CorpusFontPlists {
@@ -12,16 +13,8 @@ enum CorpusFontPlists {
         var archiveIsBigEndian: Bool
     }
 
-    /// `../shared/corpus` relative to the package root, or nil when it is absent.
-    static var corpusDirectory: URL? {
-        let root = URL(fileURLWithPath: #filePath)
-            .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        let corpus = root.appendingPathComponent("../shared/corpus").standardizedFileURL
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: corpus.path, isDirectory: &isDirectory), isDirectory.boolValue
-        else { return nil }
-        return corpus
-    }
+    /// The shared corpus folder (``SharedCorpus``), or nil when it is absent.
+    static var corpusDirectory: URL? { SharedCorpus.folderIfAvailable }
 
     /// Every `*.typedstream` file below the corpus, sorted by path.
     static func archiveFiles(in corpus: URL) -> [URL] {

@@ -10,6 +10,3 @@ enum FileShim {
     }
 }
 
-enum ProcessInfoShim {
-    static func environment(_ name: String) -> String? { ProcessInfo.processInfo.environment[name] }
-}

@@ -3,10 +3,10 @@ import Testing
 import TypedStream
 @testable import TypedStreamFoundation
 
-/// The real archives of `../shared/corpus`: every object of a class with a codec decodes typed,
+/// The real archives of the shared corpus: every object of a class with a codec decodes typed,
 /// every Apple-written file (system version 1000) re-encodes byte for byte through the coder,
 /// and the natural values of the small Foundation samples are what their names say.
-@Suite("Foundation codecs: corpus")
+@Suite("Foundation codecs: corpus", .needsCorpus)
 struct FoundationCorpusTests {
     /// Classes that must never stay generic in the corpus.
     static let codecClasses: Set<String> = [
@@ -15,11 +15,8 @@ struct FoundationCorpusTests {
         "NSDictionary", "NSMutableDictionary", "NSNull", "NSURL", "NSAttributedString", "NSMutableAttributedString",
     ]
 
-    /// The corpus files as (path relative to the corpus, bytes), or nil (with a note) when absent.
-    static func corpusFiles() -> [(name: String, bytes: [UInt8])]? {
-        guard let files = loadedFiles else { print("skipped: ../shared/corpus not found"); return nil }
-        return files
-    }
+    /// The corpus files as (path relative to the corpus, bytes), or nil when absent.
+    static func corpusFiles() -> [(name: String, bytes: [UInt8])]? { loadedFiles }
 
     private static let loadedFiles: [(name: String, bytes: [UInt8])]? = {
         guard let corpus = CorpusFontPlists.corpusDirectory else { return nil }
@@ -30,7 +27,7 @@ struct FoundationCorpusTests {
     }()
 
     @Test func everyCodecClassDecodesTypedAndAppleFilesReencodeExactly() throws {
-        guard let files = Self.corpusFiles() else { return }
+        let files = try #require(Self.corpusFiles())
         #expect(files.count > 90)
         var totals = ArchiveStatistics()
         var identical = 0, apple = 0
@@ -78,7 +75,7 @@ struct FoundationCorpusTests {
     /// (`Unarchiver(bytes:registry:compiled:)`) gives what a fresh decoder gives: the same
     /// natural value of the root, or the same error.
     @Test func carriedTypeStringsDecodeTheSame() throws {
-        guard let files = Self.corpusFiles() else { return }
+        let files = try #require(Self.corpusFiles())
         func outcome(_ make: () throws -> Unarchiver) -> String {
             do {
                 return "\(naturalValue(of: try make().decodeRootObject()))"
@@ -132,7 +129,7 @@ struct FoundationCorpusTests {
 
     @Test(arguments: expectedNaturalValues)
     func naturalValues(_ row: SourcedRow<(String, NaturalValue)>) throws {
-        guard let files = Self.corpusFiles() else { return }
+        let files = try #require(Self.corpusFiles())
         let (stem, expected) = row.payload
         let file = try #require(files.first { $0.name.hasSuffix("/\(stem).typedstream") }, sourceLocation: row.location)
         let root = try decodedRoot(file.bytes)
@@ -144,7 +141,7 @@ struct FoundationCorpusTests {
     }
 
     @Test func foundationDataSamples() throws {
-        guard let files = Self.corpusFiles() else { return }
+        let files = try #require(Self.corpusFiles())
         for stem in ["foundation-NSData", "foundation-NSMutableData"] {
             let file = try #require(files.first { $0.name.hasSuffix("/\(stem).typedstream") })
             let data = try #require(try decodedRoot(file.bytes) as? DataObject)
@@ -157,7 +154,7 @@ struct FoundationCorpusTests {
 
     /// iMessage bodies: the runs cover the text in UTF-16 units; links decode to URLs.
     @Test func attributedStringSamples() throws {
-        guard let files = Self.corpusFiles() else { return }
+        let files = try #require(Self.corpusFiles())
         var checked = 0
         for file in files where file.name.hasPrefix("attributed-string/imsg-") && !file.name.contains("malformed") {
             let text = try #require(try decodedRoot(file.bytes) as? AttributedStringObject, "\(file.name)")
@@ -184,7 +181,7 @@ struct FoundationCorpusTests {
 
     /// Grapher documents hold NSValues of `{CGSize=dd}` whose C string is shared.
     @Test func grapherSizes() throws {
-        guard let files = Self.corpusFiles() else { return }
+        let files = try #require(Self.corpusFiles())
         let file = try #require(files.first { $0.name.hasSuffix("grapher-Empty2D-macOS-13.gcx.typedstream") })
         let root = try #require(try decodedRoot(file.bytes) as? DictionaryObject)
         let size = try #require(root["DocumentBottomSplitSize"] as? ValueObject)

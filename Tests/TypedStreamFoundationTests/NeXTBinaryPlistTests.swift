@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import TypedStreamFoundation
+import TestSupport
 
 // MARK: - Helpers
 
@@ -32,18 +33,6 @@ private func nested(_ depth: Int, around value: NeXTPlistValue = .null) -> NeXTP
     return result
 }
 
-/// A small, fast, seedable generator (SplitMix64).
-private struct SplitMix64: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
-
 /// A random value tree of bounded size.
 private func randomValue(_ rng: inout SplitMix64, depth: Int = 0) -> NeXTPlistValue {
     let leafOnly = depth >= 4
@@ -63,8 +52,8 @@ private func randomValue(_ rng: inout SplitMix64, depth: Int = 0) -> NeXTPlistVa
 
 // MARK: - Real samples
 
-@Test func corpusFontPlistsRoundTripByteForByte() throws {
-    guard let samples = CorpusFontPlists.all() else { print("skipped: ../shared/corpus not found"); return }
+@Test(.needsCorpus) func corpusFontPlistsRoundTripByteForByte() throws {
+    let samples = try #require(CorpusFontPlists.all())
     #expect(samples.count >= 80, "expected the NSFont payloads of the corpus nibs, found \(samples.count)")
     var names: Set<String> = []
     var encodings: Set<String> = []
@@ -91,8 +80,8 @@ private func randomValue(_ rng: inout SplitMix64, depth: Int = 0) -> NeXTPlistVa
     #expect(names.isSuperset(of: ["Helvetica", "LucidaGrande", "Times-Roman", "Helvetica-Bold", "Charcoal"]))
 }
 
-@Test func corpusSamplesFailCleanlyOnEveryTruncatedPrefix() throws {
-    guard let samples = CorpusFontPlists.all() else { print("skipped: ../shared/corpus not found"); return }
+@Test(.needsCorpus) func corpusSamplesFailCleanlyOnEveryTruncatedPrefix() throws {
+    let samples = try #require(CorpusFontPlists.all())
     var distinct: [[UInt8]] = []
     for sample in samples where !distinct.contains(sample.bytes) { distinct.append(sample.bytes) }
     for bytes in distinct {
@@ -220,7 +209,7 @@ func errors(_ index: Int) {
 @Test func randomMutationsNeverTrapAndDecodedValuesReencodeExactly() {
     let seed = ProcessInfo.processInfo.environment["NEXTPLIST_SEED"].flatMap(UInt64.init) ?? 0x5EED_2024_0001
     print("NeXTBinaryPlist mutation test seed: \(seed) (set NEXTPLIST_SEED to replay)")
-    var rng = SplitMix64(state: seed)
+    var rng = SplitMix64(seed: seed)
     var decodedCount = 0
     for round in 0 ..< 400 {
         let value = randomValue(&rng)

@@ -1,15 +1,14 @@
 import Testing
 import TypedStream
 import TypedStreamFoundation
+import TestSupport
 
 /// The project's own samples (Samples/*.typedstream) are golden files made by our writer.
 /// This test rebuilds each one and compares bytes; to regenerate them after a deliberate
-/// change run: `REGENERATE_SAMPLES=1 swift test --filter SamplesTests` and review `git diff`.
+/// change run: `TYPEDSTREAM_REGENERATE_GOLDEN=1 swift test --filter SamplesTests` and review `git diff`.
 struct SamplesTests {
     static let root: String = {
-        var parts = String(#filePath).split(separator: "/", omittingEmptySubsequences: false)
-        parts.removeLast(3)  // Tests/TypedStreamFoundationTests/SamplesTests.swift
-        return parts.joined(separator: "/")
+        PackageRoot.path
     }()
 
     /// Each sample: file name and how to build it.
@@ -67,11 +66,11 @@ struct SamplesTests {
         let build = try #require(Self.samples.first { $0.name == name }).build
         let expected = try build()
         let path = Self.root + "/Samples/" + name
-        if ProcessInfoShim.environment("REGENERATE_SAMPLES") != nil {
+        if Golden.isRegenerating {
             try FileShim.write(expected, to: path)
         }
         let onDisk = try FileShim.read(path)
-        #expect(onDisk == expected, "Samples/\(name) differs from what the writer makes now; regenerate with REGENERATE_SAMPLES=1 and review the diff")
+        #expect(onDisk == expected, "Samples/\(name) differs from what the writer makes now; regenerate with \(Golden.howToRegenerate(filter: "SamplesTests"))")
         // Every sample reads back and writes back identically at the graph level.
         let archive = try ArchiveReader.read(onDisk)
         #expect(try ArchiveWriter.write(archive) == onDisk)

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import TypedStream
+import TestSupport
 
 /// A test object with any number of links, each unconditional or conditional, in a set order
 /// (a `Node` has one of each, unconditional first, which cannot put a conditional link before

@@ -1,5 +1,6 @@
 import Testing
 @testable import TypedStream
+import TestSupport
 
 /// `sameBytes(as:)`, the word-at-a-time comparison of type strings (of buffers, and of a slice
 /// with an array or a string), against `elementsEqual`: every length up to 40, equal buffers

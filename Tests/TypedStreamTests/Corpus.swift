@@ -1,6 +1,7 @@
 import Foundation
+import TestSupport
 
-/// The shared real-world corpus (`../shared/corpus` next to the package) and the package's own
+/// The shared real-world corpus (``SharedCorpus``) and the package's own
 /// `Samples/` folder, read from disk; nothing is copied into the repository.
 enum Corpus {
     /// One file: its path relative to its folder and its bytes.
@@ -14,26 +15,16 @@ enum Corpus {
         var isGNUstep: Bool { name.hasPrefix("gnustep-format/") }
     }
 
-    /// The package root (three levels above this file).
-    static let packageRoot = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-
-    /// The corpus folder, `../shared/corpus` relative to the package root.
-    static let folder = packageRoot.deletingLastPathComponent().appendingPathComponent("shared/corpus")
-
-    /// Every corpus file (`*.typedstream` and `*.gsarchive`), sorted by name; `nil` with a
-    /// printed notice when the folder is missing.
+    /// Every corpus file (`*.typedstream` and `*.gsarchive`), sorted by name; `nil` when the
+    /// corpus is missing (tests that need it carry `.needsCorpus`).
     static let files: [File]? = {
-        guard FileManager.default.fileExists(atPath: folder.path) else {
-            print("skipped: ../shared/corpus not found (looked in \(folder.path))")
-            return nil
-        }
+        guard let folder = SharedCorpus.folderIfAvailable else { return nil }
         return load(folder, extensions: ["typedstream", "gsarchive"])
     }()
 
     /// Files under `Samples/` in the package, if that folder exists (any extension).
     static let samples: [File] = {
-        let samples = packageRoot.appendingPathComponent("Samples")
+        let samples = PackageRoot.samples
         guard FileManager.default.fileExists(atPath: samples.path) else { return [] }
         return load(samples, extensions: nil)
     }()

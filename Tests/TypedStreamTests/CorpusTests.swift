@@ -13,9 +13,9 @@ struct CorpusTests {
         "nib/macosx-finkcommander-Preferences-CVS-conflict-malformed.nib.typedstream": (.badReference, 0x19B),
     ]
 
-    @Test("Every well-formed typedstream reads to its end and writes back byte for byte")
+    @Test("Every well-formed typedstream reads to its end and writes back byte for byte", .needsCorpus)
     func roundTrip() throws {
-        guard let files = Corpus.files else { return }
+        let files = try #require(Corpus.files)
         var checked = 0
         for file in files where !file.isMalformed && !file.isGNUstep {
             var reader = TokenReader(bytes: file.bytes)
@@ -45,9 +45,9 @@ struct CorpusTests {
         #expect(checked >= 90)
     }
 
-    @Test("Malformed files throw the expected code at the expected offset")
-    func malformed() {
-        guard let files = Corpus.files else { return }
+    @Test("Malformed files throw the expected code at the expected offset", .needsCorpus)
+    func malformed() throws {
+        let files = try #require(Corpus.files)
         let malformed = files.filter(\.isMalformed)
         #expect(malformed.count == Self.expectedFailures.count)
         for file in malformed {
@@ -65,9 +65,9 @@ struct CorpusTests {
         }
     }
 
-    @Test("GNUstep archives are rejected as a foreign format")
-    func gnustep() {
-        guard let files = Corpus.files else { return }
+    @Test("GNUstep archives are rejected as a foreign format", .needsCorpus)
+    func gnustep() throws {
+        let files = try #require(Corpus.files)
         let foreign = files.filter(\.isGNUstep)
         #expect(foreign.count >= 5)
         for file in foreign {
@@ -78,10 +78,7 @@ struct CorpusTests {
     @Test("Samples/ files, if any, read to the end and round-trip")
     func samples() throws {
         let samples = Corpus.samples
-        guard !samples.isEmpty else {
-            print("skipped: no Samples/ folder")
-            return
-        }
+        #expect(!samples.isEmpty, "no files under Samples/")
         for file in samples {
             do {
                 let tokens = try readTokens(file.bytes)

@@ -1,5 +1,6 @@
 import Testing
 @testable import TypedStream
+import TestSupport
 
 /// `EntryTable` against a plain dictionary, operation by operation, with source slots of every
 /// sort (missing, negative, huge, repeated, out of order).

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TypedStream
+import TestSupport
 
 /// The fast whole-archive path (the walk of `TokenReader+Walk.swift`: ``TokenReader/readAllCompact()``,
 /// ``TokenReader/scanToEnd()``, ``ArchiveIndex``) must give exactly what the resumable pull

@@ -1,5 +1,6 @@
 import Testing
 import TypedStream
+import TestSupport
 
 /// Seeded single-byte mutations of every corpus typedstream: each mutated file must either
 /// read — and then write back to the same bytes — or throw ``WireError`` with an offset inside
@@ -8,17 +9,15 @@ import TypedStream
 /// The seed is printed; repeat a run with `TYPEDSTREAM_MUTATION_SEED=<seed>`. The number of
 /// mutations per file is `TYPEDSTREAM_MUTATIONS` (default 12, which keeps a debug run short).
 struct MutationTests {
-    @Test func singleByteMutationsOfTheCorpus() throws {
+    @Test(.needsCorpus) func singleByteMutationsOfTheCorpus() throws {
         let files = RobustnessSupport.corpusFiles()
-        guard let root = RobustnessSupport.corpusDirectory, !files.isEmpty else {
-            print("skipped: ../shared/corpus not found")
-            return
-        }
+        let root = try #require(RobustnessSupport.corpusDirectory)
+        try #require(!files.isEmpty, "no files in \(root)")
         let environment = RobustnessSupport.environment
         let seed = environment["TYPEDSTREAM_MUTATION_SEED"].flatMap { UInt64($0) } ?? UInt64.random(in: 0...UInt64(UInt32.max))
         let perFile = environment["TYPEDSTREAM_MUTATIONS"].flatMap { Int($0) } ?? 12
         print("MutationTests: seed \(seed), \(perFile) mutations per file, \(files.count) files (TYPEDSTREAM_MUTATION_SEED=\(seed) repeats this run)")
-        var generator = SplitMix64(seed: seed)  // TruncationTests.swift
+        var generator = SplitMix64(seed: seed)
         var read = 0, refused = 0
         for file in files {
             let original = try RobustnessSupport.read(root + "/" + file)

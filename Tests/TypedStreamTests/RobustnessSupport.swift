@@ -1,25 +1,14 @@
 import Foundation
 import TypedStream
+import TestSupport
 
 /// Paths and file access for the robustness tests (catalogue, limits, mutations).
 enum RobustnessSupport {
-    /// The package root, found from this file's path (Tests/TypedStreamTests/…).
-    static let packageRoot: String = {
-        var parts = String(#filePath).split(separator: "/", omittingEmptySubsequences: false)
-        parts.removeLast(3)
-        return parts.joined(separator: "/")
-    }()
-
     /// `Samples/malformed` in the package.
-    static var malformedDirectory: String { packageRoot + "/Samples/malformed" }
+    static var malformedDirectory: String { PackageRoot.path + "/Samples/malformed" }
 
-    /// `../shared/corpus` relative to the package root, when it exists.
-    static var corpusDirectory: String? {
-        let path = packageRoot + "/../shared/corpus"
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue else { return nil }
-        return path
-    }
+    /// The shared corpus folder (``SharedCorpus``), when it exists.
+    static var corpusDirectory: String? { SharedCorpus.folderIfAvailable?.path }
 
     /// The names of the entries of a directory.
     static func names(in directory: String) throws -> [String] {

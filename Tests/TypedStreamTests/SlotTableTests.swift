@@ -1,5 +1,6 @@
 import Testing
 @testable import TypedStream
+import TestSupport
 
 /// `SlotTable`, the reader's object table: an array's copy semantics with appends of its own,
 /// checked against plain arrays; and archives with more slots than the readers reserve.

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TypedStream
+import TestSupport
 
 /// Every truncated prefix of a real archive must fail with a ``WireError`` (or, cut between
 /// two top-level groups, read cleanly) — never trap.
@@ -68,19 +69,6 @@ struct TruncationTests {
         let threw = expectPrefixesFailCleanly(bytes, fullTokens: full)
         // Clean cuts: after the header and after each of the three groups' last byte but the final one.
         #expect(threw == bytes.count - 3)
-    }
-}
-
-/// A small seeded generator (SplitMix64) so sampled prefixes can be replayed.
-struct SplitMix64: RandomNumberGenerator {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }
 

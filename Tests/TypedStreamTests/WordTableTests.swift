@@ -1,5 +1,6 @@
 import Testing
 @testable import TypedStream
+import TestSupport
 
 /// `WordTable`, the map of the `Unarchiver`'s decoded instances (by identity) and of the
 /// readers' compiled type strings (by hash), against a standard dictionary under random sets

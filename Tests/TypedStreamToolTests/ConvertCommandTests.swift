@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import TypedStreamTool
+import TestSupport
 
 struct ConvertCommandTests {
     static func temporaryFolder() throws -> URL {
@@ -21,8 +22,8 @@ struct ConvertCommandTests {
     }
 
     /// Every well-formed corpus file converted to the other byte order and back is identical.
-    @Test func corpusByteOrderRoundTrip() throws {
-        guard let corpus = corpusFolder() else { return }
+    @Test(.needsCorpus) func corpusByteOrderRoundTrip() throws {
+        let corpus = try #require(corpusFolder())
         let out = try Self.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: out) }
         let toBig = TypedStreamCommand.run(["convert", "--to", "typedstream", "--byte-order", "big", "-r", "-q", corpus.path, "-o", out.path + "/be"])

@@ -2,14 +2,15 @@ import Foundation
 import Testing
 import TypedStream
 @testable import TypedStreamTool
+import TestSupport
 
 /// The tool over the real archives in `../shared/corpus` (skipped when the folder is absent).
 @Suite("corpus")
 struct CorpusTests {
     static func isMalformed(_ path: String) -> Bool { path.contains("-malformed") }
 
-    @Test func everyWellFormedTypedStreamVerifiesIdentical() throws {
-        guard let corpus = corpusFolder() else { return }
+    @Test(.needsCorpus) func everyWellFormedTypedStreamVerifiesIdentical() throws {
+        let corpus = try #require(corpusFolder())
         let files = filesUnder(corpus).filter { $0.hasSuffix(".typedstream") && !Self.isMalformed($0) }
         #expect(files.count >= 100, "expected the whole corpus, found \(files.count) files")
         let result = run(["verify"] + files)
@@ -21,8 +22,8 @@ struct CorpusTests {
         #expect(result.standardOutput.contains("Summary: \(files.count) files: \(files.count) identical, 0 differing, 0 failed, 0 skipped\n"))
     }
 
-    @Test func malformedAndGNUstepFilesFailWithAnOffset() throws {
-        guard let corpus = corpusFolder() else { return }
+    @Test(.needsCorpus) func malformedAndGNUstepFilesFailWithAnOffset() throws {
+        let corpus = try #require(corpusFolder())
         let files = filesUnder(corpus).filter { Self.isMalformed($0) || $0.contains("/gnustep-format/") }
         #expect(files.filter(Self.isMalformed).count == 2)
         #expect(files.count == 7)
@@ -36,8 +37,8 @@ struct CorpusTests {
         }
     }
 
-    @Test func recursiveVerifyOfTheWholeCorpus() throws {
-        guard let corpus = corpusFolder() else { return }
+    @Test(.needsCorpus) func recursiveVerifyOfTheWholeCorpus() throws {
+        let corpus = try #require(corpusFolder())
         let all = filesUnder(corpus)
         let typedStreams = all.filter { $0.hasSuffix(".typedstream") }
         let result = run(["verify", "--recursive", "--quiet", corpus.path])
@@ -51,8 +52,8 @@ struct CorpusTests {
 
     /// A batch carries one ``CompiledTypeStrings`` from file to file (per thread): every file,
     /// the malformed ones among them, gives the same bytes or the same error as on its own.
-    @Test func carriedTypeStringsChangeNothing() throws {
-        guard let corpus = corpusFolder() else { return }
+    @Test(.needsCorpus) func carriedTypeStringsChangeNothing() throws {
+        let corpus = try #require(corpusFolder())
         let files = filesUnder(corpus).filter { $0.hasSuffix(".typedstream") }
         var compiled = CompiledTypeStrings()
         for file in files + files.reversed() {
@@ -71,8 +72,8 @@ struct CorpusTests {
         #expect(compiled.count > 10)
     }
 
-    @Test func detectNamesEveryCorpusFile() throws {
-        guard let corpus = corpusFolder() else { return }
+    @Test(.needsCorpus) func detectNamesEveryCorpusFile() throws {
+        let corpus = try #require(corpusFolder())
         let files = filesUnder(corpus).filter { $0.hasSuffix(".typedstream") || $0.contains("/gnustep-format/") }
         let result = run(["detect"] + files)
         #expect(result.exitCode == .success)
@@ -84,8 +85,8 @@ struct CorpusTests {
         }
     }
 
-    @Test func tokensListsEveryWellFormedFile() throws {
-        guard let corpus = corpusFolder() else { return }
+    @Test(.needsCorpus) func tokensListsEveryWellFormedFile() throws {
+        let corpus = try #require(corpusFolder())
         for file in filesUnder(corpus) where file.hasSuffix(".typedstream") && !Self.isMalformed(file) {
             let result = run(["tokens", file])
             #expect(result.exitCode == .success, "\(file): \(result.standardError)")

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import TypedStreamTool
+import TestSupport
 
 struct JSONCommandsTests {
     /// `decode --json` then `encode` gives back the archive byte for byte; `convert --to json`
@@ -31,8 +32,8 @@ struct JSONCommandsTests {
     }
 
     /// Every well-formed corpus file survives `decode --json` → `encode` through the command line.
-    @Test func corpusThroughTheCommandLine() throws {
-        guard let corpus = corpusFolder() else { return }
+    @Test(.needsCorpus) func corpusThroughTheCommandLine() throws {
+        let corpus = try #require(corpusFolder())
         for path in filesUnder(corpus) where path.hasSuffix(".typedstream") && !path.contains("malformed") {
             let original = try [UInt8](Data(contentsOf: URL(fileURLWithPath: path)))
             let json = TypedStreamCommand.run(["decode", "--json", path])

@@ -55,12 +55,9 @@ import Testing
         Self.check(Self.rows.filter { $0.command.joined(separator: " ") == command }, under: packageRoot.appendingPathComponent("Samples"), prefix: "Samples/")
     }
 
-    @Test(arguments: ["decode", "decode --json", "decode --plain", "tokens", "inspect"])
-    func corpusPrintsWhatItPrintedBefore(command: String) {
-        guard let corpus = corpusFolder() else {
-            print("skipped: \(command) over the corpus (../shared/corpus not found)")
-            return
-        }
+    @Test(.needsCorpus, arguments: ["decode", "decode --json", "decode --plain", "tokens", "inspect"])
+    func corpusPrintsWhatItPrintedBefore(command: String) throws {
+        let corpus = try #require(corpusFolder())
         Self.check(Self.rows.filter { $0.command.joined(separator: " ") == command }, under: corpus, prefix: "corpus/")
     }
 }

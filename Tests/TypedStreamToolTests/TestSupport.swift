@@ -1,5 +1,6 @@
 import Foundation
 @testable import TypedStreamTool
+import TestSupport
 
 /// Hand-made archives and helpers shared by the tool tests.
 enum Samples {
@@ -30,19 +31,11 @@ enum Samples {
     static let appleHeader: [UInt8] = [0x04, 0x0B] + Array("streamtyped".utf8) + [0x81, 0xE8, 0x03]
 }
 
-/// The package root (three levels above this file).
-let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+/// The package root (``PackageRoot``).
+let packageRoot = PackageRoot.url
 
-/// `../shared/corpus` relative to the package root, or `nil` (after printing why) when absent.
-func corpusFolder() -> URL? {
-    let url = packageRoot.appendingPathComponent("../shared/corpus").standardizedFileURL
-    var isDirectory: ObjCBool = false
-    guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory), isDirectory.boolValue else {
-        print("skipped: ../shared/corpus not found")
-        return nil
-    }
-    return url
-}
+/// The shared corpus folder (``SharedCorpus``), or `nil` when absent.
+func corpusFolder() -> URL? { SharedCorpus.folderIfAvailable }
 
 /// Every file under `folder`, sorted by path.
 func filesUnder(_ folder: URL) -> [String] {

@@ -110,9 +110,9 @@ public enum ArchiveReader {
         static let untypedHead = GroupHead(typeString: nil, types: [.object(className: nil)], decision: nil)
 
         /// A builder for `bytes`. Its tables are made with room for the whole archive at once —
-        /// the slots one per eight bytes, as the reader's own (item 12 of docs/performance.md),
-        /// the stacks of what is open sixteen deep — as growing them a step at a time was about a
-        /// tenth of reading a message body. (They go when the graph is built; only ``objects``,
+        /// the slots one per eight bytes, as the reader's own (see `reserveObjectTable()`), the
+        /// stacks of what is open sixteen deep — as growing them a step at a time would cost
+        /// about a tenth of reading a message body. (They go when the graph is built; only ``objects``,
         /// which the archive keeps, grows as it goes.)
         init(bytes: [UInt8], limits: DecodingLimits) {
             self.bytes = bytes

@@ -35,8 +35,8 @@ public struct ArchiveWriter {
     private var sharedTexts: [ArraySlice<UInt8>] = []
     /// The first slot of each text of ``sharedTexts``, for writing a reference by content. Built
     /// only when such a lookup comes (see ``sharedSlot(of:)``): a graph read by `ArchiveReader`
-    /// and written with its recorded decisions never needs it, and hashing every text was a
-    /// tenth of a round trip of a message body.
+    /// and written with its recorded decisions never needs it, and hashing every text would be
+    /// a tenth of a round trip of a message body.
     private var sharedIndex: [ArraySlice<UInt8>: Int] = [:]
     /// How many of ``sharedTexts`` ``sharedIndex`` has taken in.
     private var sharedIndexed = 0

@@ -6,10 +6,11 @@
 /// is taken (moved in from another archive) and source slots far beyond the entries recorded
 /// so far (set by hand). For a graph read from one archive nothing is hashed.
 ///
-/// ``ArchiveWriter`` keeps in it the slot it wrote each entry to (a message body hashed about
-/// 40 identities, an eighth of its encoding). Reading `sourceIndex` costs a run-time
-/// exclusivity check (the graph classes are public and mutable), which is why ``Unarchiver``
-/// keeps its decoded instances in a dictionary: measured, a table gained it nothing.
+/// ``ArchiveWriter`` keeps in it the slot it wrote each entry to (hashing the 40 or so
+/// identities of a message body would be an eighth of its encoding). Reading `sourceIndex`
+/// costs a run-time exclusivity check (the graph classes are public and mutable), about what a
+/// hash costs, which is why ``Unarchiver`` keeps its decoded instances in a ``WordTable``
+/// keyed by identity instead.
 struct EntryTable {
     /// By source slot: the identity of the entry placed there (0 when the place is free) …
     private var identities: [UInt] = []

@@ -3,8 +3,8 @@
 /// one after the other are found near one another.
 ///
 /// The encoder looks every object up by identity and adds each new one. A `Dictionary` keyed
-/// by `ObjectIdentifier` hashed each identity twice with the standard hasher (about 60
-/// instructions each) and kept keys and values in separate arrays, two cache misses per
+/// by `ObjectIdentifier` hashes each identity twice with the standard hasher (about 60
+/// instructions each) and keeps keys and values in separate arrays, two cache misses per
 /// object once the table outgrows the cache (600 000 objects for a 10 MB archive).
 struct IdentityTable {
     /// The places: identity bits (0: free) and number.
@@ -26,7 +26,7 @@ struct IdentityTable {
         // The address itself, without its alignment bits, folded once: objects made one after
         // the other (a decoded archive's, in the order the encoder meets them) fall in places
         // near one another, so a large table is walked rather than hit at random (at 50 MB,
-        // 3 million objects, a random place per object cost a cache miss each).
+        // 3 million objects, a random place per object would cost a cache miss each).
         let bits = key >> 4
         var position = Int(truncatingIfNeeded: bits ^ (bits >> 20)) & mask
         while places[position].key != 0 && places[position].key != key {

@@ -84,7 +84,7 @@ public final class Unarchiver {
     @exclusivity(unchecked) private var substituting = false
 
     // The decoder's own state. Only this class touches it, never with overlapping accesses, so
-    // it opts out of the runtime's exclusivity checks (`@exclusivity(unchecked)`): they cost a
+    // it opts out of the runtime's exclusivity checks (`@exclusivity(unchecked)`): they would cost a
     // call per access on every value decoded (about an eighth of a typed decode).
     @exclusivity(unchecked) private var cursors: [Cursor]
     @exclusivity(unchecked) private var decoded = WordTable<AnyObject>()
@@ -336,7 +336,7 @@ public final class Unarchiver {
     }
 
     /// A type string a caller asked for, parsed. (A class: handed out for every value decoded,
-    /// it costs one reference count where a structure of its three fields cost three.)
+    /// it costs one reference count where a structure of its three fields would cost three.)
     private final class ParsedTypes: Sendable {
         /// The string as asked for.
         let text: String

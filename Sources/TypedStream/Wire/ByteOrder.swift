@@ -14,9 +14,9 @@ public enum ByteOrder: String, Hashable, Sendable {
     }
 
     /// The byte order whose signature is `bytes`, if any. (Inlinable, so that a caller in
-    /// another module gets it specialized for its collection: the generic version cost about
+    /// another module gets it specialized for its collection: the generic version costs about
     /// 17 000 instructions a call, as much as reading a small archive. Contiguous bytes are
-    /// compared as two words each way — comparing with a string's `utf8` view took about 350
+    /// compared as two words each way — comparing with a string's `utf8` view takes about 350
     /// instructions a signature, a twentieth of indexing a message body.)
     @inlinable
     public init?(signature bytes: some Collection<UInt8>) {

@@ -3,7 +3,7 @@
 ///
 /// `Array.append` calls the standard library out of line for every piece of a token (a head
 /// byte, a length, a text: each a uniqueness test and a capacity test, and a copy for the
-/// text), which made writing cost about twice what reading costs. Here a writer makes room once
+/// text), which makes writing cost about twice what reading costs. Here a writer makes room once
 /// per token (``reserve(_:)``: one uniqueness test, one capacity test) and then stores bytes
 /// straight into the memory.
 ///

@@ -21,9 +21,9 @@
 ///
 /// **Inlining.** The helpers below, and the pull reader's value reader (`execute`), object
 /// head, class links and type strings, are marked `@_transparent` rather than
-/// `@inline(__always)`: with the latter the optimizer's cost model still declined to inline
-/// them into the large reading loops (`-Rpass-missed=sil-inliner` says "not profitable"), and
-/// every call then built a whole ``CompactToken`` in memory and took the cursor's address.
+/// `@inline(__always)`: with the latter the optimizer's cost model declines to inline them
+/// into the large reading loops (`-Rpass-missed=sil-inliner` says "not profitable"), and every
+/// call then builds a whole ``CompactToken`` in memory and takes the cursor's address.
 /// Forced inlining lets the unused fields vanish and keeps the cursor in registers.
 ///
 /// Streamer-3 archives, whose untyped objects need look-ahead, and readers already part-way
@@ -53,11 +53,11 @@ extension TokenReader {
     /// Reserves the object table of an archive of ``reservationThreshold`` bytes or more for
     /// the whole archive, so that it never regrows: one slot per eight bytes of input (an object,
     /// class or C string takes more than that in any archive written by Apple's or our coder;
-    /// more slots simply grow the table). Regrowing copied the table and, worse, touched about
-    /// twice its memory in fresh pages: on a 10 MB archive of strings the page faults were a
+    /// more slots simply grow the table). Regrowing copies the table and, worse, touches about
+    /// twice its memory in fresh pages: on a 10 MB archive of strings the page faults would be a
     /// quarter of the scan. Memory reserved and never used is never touched, so it costs address
-    /// space, not resident memory. (The index used to count the `0x84` bytes for an exact
-    /// reservation: one more pass over every byte, which bounded it on archives of large data
+    /// space, not resident memory. (Counting the `0x84` bytes for an exact reservation would be
+    /// one more pass over every byte, which would bound the index on archives of large data
     /// blobs.) A smaller archive's table grows as it goes: a few small steps in memory already
     /// in use, and an index kept of a message body holds no more than it needs.
     mutating func reserveObjectTable() {
@@ -502,7 +502,7 @@ extension Array {
     /// Appends `filler` until `index` is a valid index, growing the memory geometrically (at
     /// least ``TokenReader/firstTableRoom`` elements, at least double): tables indexed by
     /// shared-string slot grow a few slots at a time, and `append(contentsOf: repeatElement(…))`
-    /// cost about 300 instructions a call, most of what such a table cost a message body.
+    /// costs about 300 instructions a call, most of what such a table would cost a message body.
     @inline(__always)
     mutating func pad(toInclude index: Int, with filler: Element) {
         guard index >= count else { return }

@@ -339,7 +339,7 @@ public struct TokenReader: Sendable {
         offset = 1
         guard version == 3 || version == 4 else {
             // Other formats, named (none starts with byte 3 or 4, so a typedstream never pays
-            // for these tests: four generic prefix comparisons were a tenth of indexing a
+            // for these tests: four generic prefix comparisons are a tenth of indexing a
             // message body).
             if bytes.starts(with: "bplist00".utf8) {
                 throw WireError(.foreignKeyedArchive, at: 0, "this is a binary property list (bplist00), such as an NSKeyedArchiver archive, not a typedstream")

@@ -77,7 +77,7 @@ struct TypeProgram: Sendable {
 
     /// The entry of type string `text`, if compiled before.
     func entry(for text: ArraySlice<UInt8>) -> Int? {
-        // Compared through the buffers (the generic comparison of an array with a slice cost
+        // Compared through the buffers (the generic comparison of an array with a slice costs
         // about 280 instructions a message body).
         guard let entry = entryByHash[Self.hash(text)], text.sameBytes(as: entryTexts[entry]) else { return nil }
         return entry

@@ -4,9 +4,10 @@
 /// multiplication.
 ///
 /// The standard dictionary hashes every key with SipHash, about 90 instructions a lookup before
-/// the table is searched: the ``Unarchiver`` looked up every `@` value it decodes by the
-/// identity of its graph entry that way, and every reader its type strings by their hash (a few
-/// percent of a typed decode, a twentieth of indexing a message body). The words used here are
+/// the table is searched: for the ``Unarchiver``, which looks up every `@` value it decodes by
+/// the identity of its graph entry, and for every reader, which looks up its type strings by
+/// their hash, that would be a few percent of a typed decode and a twentieth of indexing a
+/// message body. The words used here are
 /// addresses the allocator chose and hashes of type strings that are then compared byte for
 /// byte, so a crafted archive can make lookups miss, never find a wrong value.
 struct WordTable<Value> {

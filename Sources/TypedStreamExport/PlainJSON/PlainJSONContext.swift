@@ -192,7 +192,8 @@ public final class PlainJSONContext: @unchecked Sendable {
             unarchiver = Unarchiver(archive: Archive(header: index.header, groups: []), registry: registry)
         }
         let decoded = try? unarchiver?.object(for: entry)
-        // A session keeps what it decoded; start a new one now and then so memory stays small.
+        // The decoder and its subgraph keep what they decoded; both start afresh now and then
+        // so memory stays small.
         if subgraph.size > 1 << 14 {
             subgraph.clear()
             unarchiver = nil
