@@ -59,7 +59,6 @@ public final class KeyedArchiveEncoder {
     private var classUIDs: [[String]: UInt32] = [:]
     private var retained: [AnyObject] = []
     private var fieldStack: [[PlistEntry]] = []
-    private var standIns: [ObjectIdentifier: GenericObject] = [:]
     private var classSlots: [ObjectIdentifier: ClassReference] = [:]
 
     /// Creates an encoder with an empty `$objects` table (just `$null`).
@@ -89,6 +88,10 @@ public final class KeyedArchiveEncoder {
         }
         if textBytesLeft < 0 { overBudget = true }
     }
+
+    /// Set when a typed object without a keyed layout was met (and refused): the exporter then
+    /// exports a generic copy of its items (see ``KeyedGenericCopy``).
+    private(set) var metObjectWithoutLayout = false
 
     /// The `$objects` array built so far.
     public var archivedObjects: [PlistValue] { table.values }
@@ -210,16 +213,16 @@ public final class KeyedArchiveEncoder {
         return uid
     }
 
-    /// How `object` is written: itself when it conforms, else a generic stand-in.
+    /// How `object` is written: itself, when it conforms. A typed object whose codec has no
+    /// keyed layout is refused (`unsupportedObject`): written from a copy, the objects it refers
+    /// to would be copies too. ``KeyedArchiveExporter`` decodes such classes generically.
     private func representation(of object: AnyObject) throws(KeyedArchiveError) -> KeyedArchiveRepresentable {
         if let representable = object as? KeyedArchiveRepresentable { return representable }
-        let id = ObjectIdentifier(object)
-        if let standIn = standIns[id] { return standIn }
         guard let archivable = object as? ArchivableObject else {
             throw KeyedArchiveError(.unsupportedObject, "\(type(of: object)) is not an archivable object")
         }
-        let standIn = try GenericObject.keyedStandIn(for: archivable)
-        standIns[id] = standIn
-        return standIn
+        metObjectWithoutLayout = true
+        let name = archivable.archiveClassChain.first?.name ?? "?"
+        throw KeyedArchiveError(.unsupportedObject, "\(type(of: object)) (\(name)) has no keyed layout; decode its class generically (ClassRegistry.keyedLayoutsOnly)")
     }
 }

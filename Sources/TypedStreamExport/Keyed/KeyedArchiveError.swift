@@ -9,7 +9,9 @@ public struct KeyedArchiveError: Error, Hashable, Sendable, CustomStringConverti
     public enum Code: String, Hashable, Sendable, CaseIterable {
         /// The typedstream could not be decoded (the coder's reason and offset are kept).
         case decoding
-        /// An object that is neither a class codec, a generic object nor ``KeyedArchiveRepresentable``.
+        /// An object that is not ``KeyedArchiveRepresentable`` (a typed object without a keyed
+        /// layout handed to ``KeyedArchiveEncoder`` itself, which ``KeyedArchiveExporter`` exports
+        /// from a generic copy), or objects that cannot be archived for that copy.
         case unsupportedObject
         /// Objects nested deeper than ``KeyedArchiveExporter/Options/maximumDepth``.
         case tooDeep

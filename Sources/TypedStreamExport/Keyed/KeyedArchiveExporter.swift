@@ -85,9 +85,21 @@ public enum KeyedArchiveExporter {
         ])
     }
 
-    /// `$top` and the packed `$objects` of `items`.
+    /// `$top` and the packed `$objects` of `items`. Items holding typed objects without a
+    /// keyed layout are exported from a generic copy of all of them (``KeyedGenericCopy``), so
+    /// that shared objects stay shared.
     private static func encode(_ items: [TopLevelItem], options: Options) throws(KeyedArchiveError) -> (top: [PlistEntry], objects: KeyedObjectTable) {
         let encoder = KeyedArchiveEncoder(options: options)
+        do {
+            return try encode(items, with: encoder)
+        } catch {
+            guard encoder.metObjectWithoutLayout else { throw error }
+        }
+        return try encode(KeyedGenericCopy.items(items), with: KeyedArchiveEncoder(options: options))
+    }
+
+    /// `$top` and the packed `$objects` of `items`, written by `encoder`.
+    private static func encode(_ items: [TopLevelItem], with encoder: KeyedArchiveEncoder) throws(KeyedArchiveError) -> (top: [PlistEntry], objects: KeyedObjectTable) {
         var top: [PlistEntry] = []
         for (index, item) in items.enumerated() {
             let key = index == 0 ? "root" : "TSItem\(index)"
@@ -110,7 +122,8 @@ public enum KeyedArchiveExporter {
         if options.maximumTextBytes == nil { options.maximumTextBytes = expansionBudget(forInputBytes: bytes.count) }
         let items: [TopLevelItem]
         do {
-            let decoder = try Unarchiver(bytes: bytes, registry: registry)
+            // Classes without a keyed layout decode generically, straight from the archive.
+            let decoder = try Unarchiver(bytes: bytes, registry: registry.keyedLayoutsOnly)
             items = try decoder.decodeTopLevelItems()
         } catch {
             throw KeyedArchiveError(error)
@@ -135,8 +148,10 @@ public enum KeyedArchiveExporter {
         count.multipliedReportingOverflow(by: 64).partialValue.addingReportingOverflow(1 << 20).partialValue
     }
 
-    /// Decodes a typedstream with `registry` (Foundation, AppKit and NeXTSTEP codecs by default;
-    /// every other class stays generic) and exports all its top-level items.
+    /// Decodes a typedstream with the codecs of `registry` that have a keyed layout
+    /// (``TypedStream/ClassRegistry/keyedLayoutsOnly``; Foundation's by default; every other class
+    /// stays generic, so each archived object is one `$objects` entry) and exports all its
+    /// top-level items.
     /// Throws ``KeyedArchiveError`` (code `decoding`, with the byte offset, for bad input).
     public static func export(typedstream bytes: [UInt8], registry: ClassRegistry = .foundation,
                               options: Options = Options()) throws(KeyedArchiveError) -> PlistValue {

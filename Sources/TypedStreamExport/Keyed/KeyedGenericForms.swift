@@ -3,9 +3,9 @@ import TypedStream
 import TypedStreamFoundation
 
 // Objects of classes without a keyed layout of their own: generic objects (unknown classes,
-// including the users' Model records), class references, top-level groups that are not objects,
-// and typed objects of codecs that do not conform to KeyedArchiveRepresentable. The keys are
-// documented in docs/keyed-mapping.md.
+// including the users' Model records, and classes whose codecs do not conform to
+// KeyedArchiveRepresentable, which the export decodes generically), class references and
+// top-level groups that are not objects. The keys are documented in docs/keyed-mapping.md.
 
 extension GenericObject: KeyedArchiveRepresentable {
     /// A Model record (see ``KeyedModelRecord``) gets its readable keys; any other class gets
@@ -22,29 +22,6 @@ extension GenericObject: KeyedArchiveRepresentable {
         list.reserveCapacity(groups.count)
         for group in groups { list.append(try KeyedGroupValues.groupDictionary(group, encoder: encoder, objects: objects)) }
         encoder.encode(.array(list), forKey: "TSGroups")
-    }
-
-    /// A generic copy of a typed object whose codec has no keyed layout: the object is
-    /// re-encoded with the ordered coder and decoded back with its own class left generic
-    /// (nested Foundation objects stay typed). Objects it refers to are copies, so sharing
-    /// between them and the rest of the archive is lost.
-    static func keyedStandIn(for object: ArchivableObject) throws(KeyedArchiveError) -> GenericObject {
-        do {
-            let archiver = Archiver()
-            try archiver.encodeRootObject(object)
-            let decoder = Unarchiver(archive: archiver.archive, registry: .foundation)
-            if let name = object.archiveClassChain.first?.name { decoder.classSubstitutions[name] = "" }
-            guard let copy = try decoder.decodeRootObject() as? GenericObject else {
-                throw KeyedArchiveError(.unsupportedObject, "\(type(of: object)) did not re-decode as a generic object")
-            }
-            return copy
-        } catch let error as KeyedArchiveError {
-            throw error
-        } catch let error as CoderError {
-            throw KeyedArchiveError(.unsupportedObject, "\(type(of: object)) cannot be re-encoded: \(error.description)")
-        } catch {
-            throw KeyedArchiveError(.unsupportedObject, "\(type(of: object)) cannot be re-encoded: \(error)")
-        }
     }
 }
 
