@@ -155,8 +155,10 @@ public enum AtomicFile {
         }
     }
 
-    /// Creates the folder `path` and any missing folders above it (mode 0755), as
-    /// `mkdir -p` does. Throws ``WriteError`` ("cannot write 'out/a': Permission denied").
+    /// Creates the folder `path` and any missing folders above it (mode 0777 less the umask),
+    /// as `mkdir -p` does. Throws ``WriteError`` naming the first part of the path that could not
+    /// be made: the system's reason ("Permission denied"), or, where a file stands in the way,
+    /// a hint to choose another folder.
     public static func createFolders(_ path: String) throws(WriteError) {
         var info = stat()
         if stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR { return }
@@ -166,8 +168,14 @@ public enum AtomicFile {
         ends.append(bytes.count)
         for end in ends {
             let prefix = String(decoding: bytes[..<end], as: UTF8.self)
-            if mkdir(prefix, 0o755) == 0 || errno == EEXIST { continue }
-            throw WriteError(path: prefix, reason: errnoText())
+            if mkdir(prefix, 0o777) == 0 { continue }
+            let code = errno
+            // An existing folder can give EROFS or EACCES rather than EEXIST.
+            if stat(prefix, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR { continue }
+            if code == EEXIST || code == ENOTDIR {
+                throw WriteError(path: prefix, reason: "a file of that name is in the way; choose another output folder")
+            }
+            throw WriteError(path: prefix, reason: String(cString: strerror(code)))
         }
         guard stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR else {
             throw WriteError(path: path, reason: "it exists and is not a folder")

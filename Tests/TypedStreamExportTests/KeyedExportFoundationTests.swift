@@ -110,7 +110,7 @@ struct KeyedExportFoundationTests {
         for (_, value) in Self.values {
             let plist = try KeyedArchiveExporter.export(typedstream: typedstream(value))
             plists.append(plist)
-            files += [BinaryPlistWriter.write(plist), Array(XMLPlistWriter.write(plist).utf8)]
+            files += [BinaryPlistWriter.write(plist), Array(try XMLPlistWriter.write(plist).utf8)]
         }
         let read = try #require(try KeyedTestSupport.readWithPlistlib(files))
         for (i, plist) in plists.enumerated() {

@@ -33,7 +33,7 @@ struct KeyedImportTests {
     private func roundTrips(_ bytes: [UInt8], options: KeyedArchiveExporter.Options = .init()) throws -> [[UInt8]] {
         let plist = try KeyedArchiveExporter.export(typedstream: bytes, options: options)
         return [try KeyedArchiveImporter.typedstream(fromKeyed: BinaryPlistWriter.write(plist)),
-                try KeyedArchiveImporter.typedstream(fromKeyed: Array(XMLPlistWriter.write(plist).utf8))]
+                try KeyedArchiveImporter.typedstream(fromKeyed: Array(try XMLPlistWriter.write(plist).utf8))]
     }
 
     @Test func naturalValuesComeBack() throws {

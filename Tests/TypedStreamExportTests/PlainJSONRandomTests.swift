@@ -46,7 +46,6 @@ struct ReferencePlainJSONConverter {
     private var substituted: [ObjectIdentifier: JSONValue] = [:]
     private var inProgress: Set<ObjectIdentifier> = []
     private var referencedInProgress: Set<ObjectIdentifier> = []
-    private var nextID = 1
     private var depth = 0
     /// Whether some value was cut off at the nesting limit.
     private(set) var tooDeep = false
@@ -112,7 +111,7 @@ struct ReferencePlainJSONConverter {
             return .double(x)
         case .byte(let b):
             if type == .bool, b <= 1 { return .bool(b == 1) }
-            return .integer(b)
+            return type == .char ? .integer(Int8(bitPattern: b)) : .integer(b)
         case .bytes(let payload):
             return Self.data(payload)
         case .unsharedString(let payload, _), .sharedString(let payload, _):
@@ -150,22 +149,16 @@ struct ReferencePlainJSONConverter {
         let key = ObjectIdentifier(object)
         if let cached = substituted[key] { return cached }
         if let id = ids[key] { return .object([JSONMember("$ref", .integer(id))]) }
+        // Objects are numbered by their object-table slot, as `decode` numbers them.
+        let id = object.sourceIndex ?? -1
         if inProgress.contains(key) {
             referencedInProgress.insert(key)
-            ids[key] = nextID
-            nextID += 1
-            return .object([JSONMember("$ref", .integer(nextID - 1))])
+            ids[key] = id
+            return .object([JSONMember("$ref", .integer(id))])
         }
         guard nest() else { return Self.tooDeepValue }
         defer { depth -= 1 }
-        let id: Int
-        if let existing = ids[key] {
-            id = existing
-        } else {
-            id = nextID
-            ids[key] = id
-            nextID += 1
-        }
+        ids[key] = id
         return .object([
             JSONMember("$class", Self.text(object.archivedClass.name)),
             JSONMember("$id", .integer(id)),

@@ -22,7 +22,7 @@ struct PlistWriterTests {
         let object = try NSKeyedUnarchiver.unarchiveTopLevelObjectWithData(binary)
         let array = try #require(object as? [Any])
         #expect(array.compactMap { $0 as? String } == ["hello", "wörld ✓"])
-        let xml = Data(XMLPlistWriter.write(archive).utf8)
+        let xml = Data(try XMLPlistWriter.write(archive).utf8)
         let parsed = try PropertyListSerialization.propertyList(from: xml, format: nil) as? [String: Any]
         #expect(parsed?["$archiver"] as? String == "NSKeyedArchiver")
     }
@@ -33,7 +33,7 @@ struct PlistWriterTests {
             PlistEntry("yes", .bool(true)), PlistEntry("data", .data([0, 1, 2, 255])), PlistEntry("date", .date(0)),
             PlistEntry("long", .string(String(repeating: "x", count: 40))),
         ])
-        for bytes in [Data(BinaryPlistWriter.write(value)), Data(XMLPlistWriter.write(value).utf8)] {
+        for bytes in [Data(BinaryPlistWriter.write(value)), Data(try XMLPlistWriter.write(value).utf8)] {
             let parsed = try #require(try PropertyListSerialization.propertyList(from: bytes, format: nil) as? [String: Any])
             #expect(parsed["int"] as? Int == -5)
             #expect(parsed["big"] as? Int == 1 << 40)

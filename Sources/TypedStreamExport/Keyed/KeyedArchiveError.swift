@@ -26,6 +26,9 @@ public struct KeyedArchiveError: Error, Hashable, Sendable, CustomStringConverti
         /// The archive would hold more text and data than ``KeyedArchiveExporter/Options/maximumTextBytes``
         /// allows (a value written again at every place it is reached).
         case tooLarge
+        /// A value that the XML form cannot hold (a string with a control character XML 1.0
+        /// forbids, a date outside the years 1 to 9999); the binary form holds it.
+        case notRepresentableInXML
     }
 
     /// What went wrong.

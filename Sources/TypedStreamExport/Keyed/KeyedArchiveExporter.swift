@@ -169,10 +169,12 @@ public enum KeyedArchiveExporter {
         return capture.bytes
     }
 
-    /// ``export(typedstream:registry:options:)`` as an XML property list.
+    /// ``export(typedstream:registry:options:)`` as an XML property list. Throws
+    /// ``KeyedArchiveError`` with code ``KeyedArchiveError/Code/notRepresentableInXML`` for a
+    /// value XML 1.0 cannot hold (see ``XMLPlistWriter``).
     public static func xml(typedstream bytes: [UInt8], registry: ClassRegistry = .foundation,
                            options: Options = Options()) throws(KeyedArchiveError) -> String {
-        XMLPlistWriter.write(try export(typedstream: bytes, registry: registry, options: options))
+        try xmlText(try export(typedstream: bytes, registry: registry, options: options))
     }
 
     /// ``export(_:options:)`` as a binary (`bplist00`) property list.
@@ -185,8 +187,16 @@ public enum KeyedArchiveExporter {
         return capture.bytes
     }
 
-    /// ``export(_:options:)`` as an XML property list.
+    /// ``export(_:options:)`` as an XML property list; throws as ``xml(typedstream:registry:options:)``.
     public static func xml(_ items: [TopLevelItem], options: Options = Options()) throws(KeyedArchiveError) -> String {
-        XMLPlistWriter.write(try export(items, options: options))
+        try xmlText(try export(items, options: options))
+    }
+
+    private static func xmlText(_ archive: PlistValue) throws(KeyedArchiveError) -> String {
+        do {
+            return try XMLPlistWriter.write(archive)
+        } catch {
+            throw KeyedArchiveError(.notRepresentableInXML, "\(error)")
+        }
     }
 }

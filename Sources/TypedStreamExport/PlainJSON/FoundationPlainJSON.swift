@@ -80,7 +80,10 @@ public enum FoundationPlainJSON {
         switch value {
         case .string(let s): return .string(s)
         case .data(let d): return .object([JSONMember("$data", .string(ByteText.base64(ArraySlice(d))))])
-        case .date(let date): return .string(ISODate.format(secondsSince2001: date.timeIntervalSinceReferenceDate))
+        case .date(let date):
+            // To the precision stored; a date no four-digit year can write stays a number.
+            let seconds = date.timeIntervalSinceReferenceDate
+            return ISODate.formatWithFraction(secondsSince2001: seconds).map(JSONValue.string) ?? .double(seconds)
         case .url(let url): return .string(url.absoluteString)
         case .number(let n):
             switch n {

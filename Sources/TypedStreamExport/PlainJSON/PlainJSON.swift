@@ -4,8 +4,10 @@ import TypedStream
 /// Plain JSON for scripts: the archive's natural values without wire detail.
 ///
 /// Every object becomes `{"$class": "NSFoo", "$id": n, "contents": [values…]}` at its first
-/// occurrence (its groups' values flattened in order) and `{"$ref": n}` afterwards; strings are
-/// strings, numbers are numbers (unsigned types read as unsigned), `B` values are booleans.
+/// occurrence (its groups' values flattened in order) and `{"$ref": n}` afterwards, where `n` is
+/// the object's slot in the archive's object table (the `#n` of `decode`, `inspect` and
+/// `tokens`); strings are strings, numbers are numbers (unsigned types read as unsigned, `c`
+/// as signed), `B` values are booleans, dates ISO 8601 with the fraction of a second they hold.
 /// Byte arrays, and strings that are not UTF-8, become `{"$data": "<base64>"}`; class values
 /// become `{"$classObject": "NSFoo"}`; non-finite reals become `"NaN"`, `"Infinity"`,
 /// `"-Infinity"`. The document is `{"systemVersion": n, "values": [top-level values…]}`.

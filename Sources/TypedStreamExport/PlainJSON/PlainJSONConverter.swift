@@ -22,8 +22,9 @@ struct PlainJSONConverter: ~Copyable {
 
     private var depth = 0
     private var tooDeep = false
+    /// Whether each slot's object has been given its `$id` (its object-table slot, the `#n`
+    /// that `decode`, `inspect` and `tokens` show): nonzero once written or referenced.
     private var ids: [Int32]
-    private var nextID: Int32 = 1
     private var substituted: [Bool]
     private var inProgress: [Bool]
     private var referencedInProgress: [Bool]
@@ -132,7 +133,7 @@ struct PlainJSONConverter: ~Copyable {
             if x.isFinite { out.number(x.description) } else { writeNonFinite(x) }
         case .byte:
             let b = UInt8(truncatingIfNeeded: token.value)
-            if type == .bool, b <= 1 { out.bool(b == 1) } else { out.integer(Int64(b)) }
+            if type == .bool, b <= 1 { out.bool(b == 1) } else { out.integer(type == .char ? Int64(Int8(bitPattern: b)) : Int64(b)) }
         case .rawBytes:
             writeData(bytes[token.payload], &sink)
         case .unsharedString, .sharedString:
@@ -241,12 +242,11 @@ struct PlainJSONConverter: ~Copyable {
     private mutating func convertObject(_ slot: Int, sink: inout OutputWriter) throws(ArchiveJSONError) {
         if repeating > 0 { try checkBudget(slot) }
         if substituted[slot] { return try repeatNatural(slot, sink: &sink) }
-        if ids[slot] != 0 { return writeReference(Int(ids[slot]), &sink) }
+        if ids[slot] != 0 { return writeReference(slot, &sink) }
         if inProgress[slot] {
             referencedInProgress[slot] = true
-            ids[slot] = nextID
-            nextID += 1
-            return writeReference(Int(ids[slot]), &sink)
+            ids[slot] = 1
+            return writeReference(slot, &sink)
         }
         guard nest() else { return writeTooDeep(&sink) }
         defer { depth -= 1 }
@@ -274,7 +274,7 @@ struct PlainJSONConverter: ~Copyable {
                 inProgress[slot] = false
                 if written {
                     if referencedInProgress[slot] {
-                        out.endCapture(wrappingWith: Int(ids[slot]))
+                        out.endCapture(wrappingWith: slot)
                     } else {
                         if mayCycle { out.endCapture(wrappingWith: nil) }
                         substituted[slot] = true
@@ -327,7 +327,7 @@ struct PlainJSONConverter: ~Copyable {
             return .double(token.form == .ieee ? Double(bitPattern: UInt64(bitPattern: token.value)) : Double(token.value))
         case .byte:
             let b = UInt8(truncatingIfNeeded: token.value)
-            return type == .bool && b <= 1 ? .bool(b == 1) : .integer(b)
+            return type == .bool && b <= 1 ? .bool(b == 1) : type == .char ? .integer(Int8(bitPattern: b)) : .integer(b)
         default:
             return nil
         }
@@ -342,15 +342,12 @@ struct PlainJSONConverter: ~Copyable {
 
     /// `{"$class": name, "$id": n, "contents": [every value of every group]}`.
     private mutating func writeGeneric(_ object: PlainJSONObject, sink: inout OutputWriter) throws(ArchiveJSONError) {
-        if ids[object.slot] == 0 {
-            ids[object.slot] = nextID
-            nextID += 1
-        }
+        ids[object.slot] = 1
         out.beginObject(memberCount: 3, &sink)
         out.key("$class")
         writeText(&sink, object.classNameBytes)
         out.key("$id")
-        out.integer(Int64(ids[object.slot]))
+        out.integer(Int64(object.slot))
         out.key("contents")
         out.beginArray(&sink)
         for group in object.groups.indices {

@@ -64,8 +64,13 @@ struct BatchItem: Sendable {
     /// Whether the file was found by walking a folder (then files that are not typedstreams
     /// are skipped rather than failed).
     var discovered: Bool
+    /// The folder argument the file was found under (`nil` for a file named on the command line).
+    var root: String? = nil
     /// Set when the walk already decided to skip this entry.
     var skipReason: String?
+    /// Where a conversion writes this file (planned for the whole batch by ``OutputPlan``);
+    /// `nil` when it is not converted.
+    var destination: String? = nil
 
     /// The item's bytes, read for `verify` or `convert` — or the outcome that ends the item
     /// first: `failed` when it cannot be read, `skipped` when it was found in a folder

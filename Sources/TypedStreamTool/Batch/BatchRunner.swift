@@ -11,16 +11,18 @@ struct BatchRunner {
     var noProgress = false
 
     /// Expands FILE arguments into batch items: folders are walked (their non-archive files are
-    /// decided by the work closure), files are taken as given.
-    static func items(for files: [String], context: CommandContext) -> (items: [BatchItem], walkedFolder: Bool) {
+    /// decided by the work closure), files are taken as given. A folder in `excluding` (the
+    /// output folder of a conversion) is never entered.
+    static func items(for files: [String], excluding excluded: Set<FileWalker.FileIdentity> = [],
+                      context: CommandContext) -> (items: [BatchItem], walkedFolder: Bool) {
         var items: [BatchItem] = []
         var walkedFolder = false
         for file in files {
             if FileWalker.isDirectory(file) {
                 walkedFolder = true
-                let listing = FileWalker.walk(file)
-                items += listing.files.map { BatchItem(path: $0.path, size: $0.size, discovered: true) }
-                items += listing.skipped.map { BatchItem(path: $0.path, size: nil, discovered: true, skipReason: $0.reason) }
+                let listing = FileWalker.walk(file, excluding: excluded)
+                items += listing.files.map { BatchItem(path: $0.path, size: $0.size, discovered: true, root: file) }
+                items += listing.skipped.map { BatchItem(path: $0.path, size: nil, discovered: true, root: file, skipReason: $0.reason) }
             } else {
                 let size = file == "-" ? (try? context.standardInput().count) : FileWalker.size(of: file)
                 items.append(BatchItem(path: file, size: size, discovered: false))

@@ -15,9 +15,15 @@ struct ConvertCommand: Subcommand {
             (an NSKeyedArchiver binary plist), keyed-xml (the same as an XML plist), typedstream \
             (with --byte-order big or little: rewrite a NeXT big-endian archive for Intel, or back).
 
-            One FILE is written to -o FILE, or to standard output. Several FILEs, or folders with \
-            --recursive, need -o DIR: each result goes to DIR under its relative name with the \
-            format's extension. Batches run on all cores, continue past bad files and end with a \
+            One FILE is written to -o FILE, or to standard output, or into -o DIR when DIR is a \
+            folder (or ends with '/'). Several FILEs, or folders with --recursive, need -o DIR: each \
+            result goes to DIR under its path in the folder argument (or its file name) with the \
+            format's extension in place of its own (x.typedstream -> DIR/x.json). Names are chosen \
+            for the whole batch before anything is written: inputs that would share one keep their \
+            own extension (x.nib.json, x.typedstream.json), and if they still would (a/x and b/x), \
+            they go under the folder they were named in (DIR/a/x.json, DIR/b/x.json); the same file \
+            named twice is a usage error. DIR is never read as input, even inside a folder being \
+            converted. Batches run on all cores, continue past bad files and end with a \
             summary; the exit status is 1 if any file failed. Every file is written atomically \
             (temporary file, flush, rename): a crash never leaves half a file. --in-place replaces \
             each input with its conversion (typedstream format only).
@@ -60,7 +66,16 @@ struct ConvertCommand: Subcommand {
 
     private var resolvedFormat: ConversionFormat? { format.flatMap { ConversionFormat(rawValue: $0.value) } }
 
-    private var isBatch: Bool { files.count > 1 || files.contains { FileWalker.isDirectory($0.value) } }
+    /// Several inputs, a folder, or one input into an output folder (`-o DIR` that exists or
+    /// ends with `/`).
+    private var isBatch: Bool { hasSeveralInputs || outputIsFolder }
+
+    private var hasSeveralInputs: Bool { files.count > 1 || files.contains { FileWalker.isDirectory($0.value) } }
+
+    private var outputIsFolder: Bool {
+        guard let path = output?.value, path != "-" else { return false }
+        return path.hasSuffix("/") || FileWalker.isDirectory(path)
+    }
 
     func validate() throws(UsageError) {
         guard let format else { throw UsageError("missing option '--to <format>' (one of \(ConversionFormat.names))", position: .end) }
@@ -91,6 +106,13 @@ struct ConvertCommand: Subcommand {
             }
         } else if isBatch, output == nil {
             throw UsageError("several inputs need '-o DIR' (an output folder) or '--in-place'", position: .end)
+        } else if hasSeveralInputs, let output, !outputIsFolder {
+            if output.value == "-" {
+                throw UsageError("several inputs cannot all go to standard output; give '-o DIR' (an output folder)", at: output.index)
+            }
+            if FileWalker.size(of: output.value) != nil {
+                throw UsageError("'\(output.value)' is a file, but several inputs need an output folder; name a new or existing folder", at: output.index)
+            }
         }
     }
 
@@ -100,16 +122,50 @@ struct ConvertCommand: Subcommand {
         if !isBatch, !inPlace {
             return try convertOne(files[0].value, format: format, options: options, context: context)
         }
-        let (items, _) = BatchRunner.items(for: files.map(\.value), context: context)
-        let roots = files.map(\.value)
-        let destinationFolder = output?.value
+        var items: [BatchItem]
+        if let output {
+            items = try plannedItems(into: output, format: format, context: context)
+            do {
+                try AtomicFile.createFolders(output.value)
+            } catch {
+                throw CommandFailure("cannot create folder '\(error.path)': \(error.reason) (the output folder given with -o)")
+            }
+        } else {
+            items = BatchRunner.items(for: files.map(\.value), context: context).items
+            for index in items.indices { items[index].destination = items[index].path }
+        }
         let runner = BatchRunner(jobs: jobs?.value ?? context.processorCount, quiet: quiet, noProgress: noProgress)
         var summary = runner.run(items, context: context) { item, compiled in
-            Self.convertItem(item, roots: roots, folder: destinationFolder, format: format, options: options, compiled: &compiled, context: context)
+            Self.convertItem(item, inPlace: inPlace, format: format, options: options, compiled: &compiled, context: context)
         }
         summary.isConversion = true
         context.output.write(summary.report())
         return summary.allGood ? .success : .failure
+    }
+
+    /// The batch's items with their destinations under `-o DIR`: the walk leaves DIR out, and
+    /// the names are planned together (``OutputPlan``). Throws ``UsageError`` when DIR is one of
+    /// the folders being converted, or when inputs would share an output.
+    private func plannedItems(into output: ParsedArguments.Value<String>, format: ConversionFormat,
+                              context: CommandContext) throws(UsageError) -> [BatchItem] {
+        var excluded: Set<FileWalker.FileIdentity> = []
+        if let identity = FileWalker.FileIdentity(path: output.value) {
+            if let root = files.first(where: { FileWalker.isDirectory($0.value) && FileWalker.FileIdentity(path: $0.value) == identity }) {
+                throw UsageError("the output folder '\(output.value)' is the folder being converted ('\(root.value)'); "
+                                 + "write to a folder beside it or inside it", at: output.index)
+            }
+            excluded.insert(identity)
+        }
+        var items = BatchRunner.items(for: files.map(\.value), excluding: excluded, context: context).items
+        let plan: OutputPlan
+        do {
+            plan = try OutputPlan.make(items, folder: output.value, format: format)
+        } catch {
+            throw UsageError("inputs would overwrite each other or themselves; rename them or convert them in separate runs: "
+                             + error.lines.joined(separator: "; "), at: output.index)
+        }
+        for index in items.indices { items[index].destination = plan.destinations[index] }
+        return items
     }
 
     /// One input to `-o FILE` or standard output.
@@ -138,17 +194,17 @@ struct ConvertCommand: Subcommand {
     }
 
     /// One file of a batch (on a worker thread, with its compiled type strings).
-    private static func convertItem(_ item: BatchItem, roots: [String], folder: String?, format: ConversionFormat,
+    private static func convertItem(_ item: BatchItem, inPlace: Bool, format: ConversionFormat,
                                     options: ConversionOptions, compiled: inout CompiledTypeStrings,
                                     context: CommandContext) -> (outcome: BatchOutcome, size: Int) {
-        let destination = folder.map { destinationPath(for: item.path, roots: roots, folder: $0, format: format) } ?? item.path
-        if folder != nil, item.path != "-", FileIdentity(path: destination).map({ $0 == FileIdentity(path: item.path) }) == true {
-            return (.failed(offset: nil, reason: "refusing to write '\(destination)': it is the input; use --in-place to replace it"), 0)
-        }
         let (bytes, early) = item.read(context)
         if let early { return early }
+        guard let destination = item.destination else {
+            // Found in a folder, not a typedstream when the batch was planned, one now.
+            return (.skipped(reason: "it became a typedstream after the batch was planned; convert it again"), bytes.count)
+        }
         do {
-            try AtomicFile.createFolders(AtomicFile.folder(of: destination))
+            if !inPlace { try AtomicFile.createFolders(AtomicFile.folder(of: destination)) }
             try AtomicFile.write(to: destination) { out in
                 try Converter.write(bytes, to: format, options: options, compiled: &compiled, into: &out)
             }
@@ -158,20 +214,5 @@ struct ConvertCommand: Subcommand {
             return (.failed(offset: nil, reason: ErrorText.describe(error)), bytes.count)
         }
         return (.converted(destination: destination), bytes.count)
-    }
-
-    /// `DIR/relative/path.ext`: the input's path relative to the folder argument it was found
-    /// under (or its file name), with the format's extension.
-    static func destinationPath(for path: String, roots: [String], folder: String, format: ConversionFormat) -> String {
-        var relative = path.split(separator: "/").last.map(String.init) ?? path
-        for root in roots where FileWalker.isDirectory(root) {
-            let prefix = root.hasSuffix("/") ? root : root + "/"
-            if path.hasPrefix(prefix) { relative = String(path.dropFirst(prefix.count)); break }
-        }
-        if format != .typedstream {
-            if let dot = relative.lastIndex(of: "."), !relative[dot...].contains("/") { relative = String(relative[..<dot]) }
-            relative += "." + format.fileExtension
-        }
-        return (folder.hasSuffix("/") ? folder : folder + "/") + relative
     }
 }

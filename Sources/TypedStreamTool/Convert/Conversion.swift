@@ -83,7 +83,19 @@ enum Converter {
             _ = try ArchiveIndex(bytes: bytes, compiled: &compiled)
             return format == .keyed
                 ? try KeyedArchiveExporter.binary(typedstream: bytes, options: keyedOptions)
-                : Array(try KeyedArchiveExporter.xml(typedstream: bytes, options: keyedOptions).utf8)
+                : try keyedXML(bytes, options: keyedOptions)
         }
+    }
+
+    /// The XML keyed archive; a value XML cannot hold is refused with a pointer to `--to keyed`.
+    private static func keyedXML(_ bytes: [UInt8], options: KeyedArchiveExporter.Options) throws(KeyedArchiveError) -> [UInt8] {
+        let text: String
+        do {
+            text = try KeyedArchiveExporter.xml(typedstream: bytes, options: options)
+        } catch {
+            guard error.code == .notRepresentableInXML else { throw error }
+            throw KeyedArchiveError(error.code, error.reason + " (use --to keyed)")
+        }
+        return Array(text.utf8)
     }
 }

@@ -28,16 +28,36 @@ enum FileWalker {
         return Int(info.st_size)
     }
 
-    /// Every file under `root`, depth first, sorted by name at each level.
-    static func walk(_ root: String) -> Listing {
+    /// A file's identity on this machine: its device and inode numbers (the same for every
+    /// path, link or spelling that leads to it).
+    struct FileIdentity: Hashable, Sendable {
+        var device: UInt64
+        var inode: UInt64
+
+        /// The identity of what `path` names (following a symbolic link), if it exists.
+        init?(path: String) {
+            var info = stat()
+            guard path != "-", stat(path, &info) == 0 else { return nil }
+            self.init(info)
+        }
+
+        init(_ info: stat) {
+            device = UInt64(info.st_dev)
+            inode = UInt64(info.st_ino)
+        }
+    }
+
+    /// Every file under `root`, depth first, sorted by name at each level. Folders whose
+    /// identity is in `excluded` (a batch's output folder) are left out silently.
+    static func walk(_ root: String, excluding excluded: Set<FileIdentity> = []) -> Listing {
         var listing = Listing()
-        walk(root, into: &listing)
+        walk(root, excluding: excluded, into: &listing)
         return listing
     }
 
     /// What a folder entry is, as `lstat` says (without following a symbolic link).
     private enum EntryKind {
-        case folder
+        case folder(FileIdentity)
         case file(size: Int)
         case symbolicLink
         case other
@@ -48,14 +68,14 @@ enum FileWalker {
     // The walk calls the C library directly (`opendir`, `readdir`, `lstat`) rather than
     // `FileManager.attributesOfItem`, which builds a dictionary of every attribute (owner
     // names included) per file: a tenth of `verify -r` over a folder of message bodies.
-    private static func walk(_ folder: String, into listing: inout Listing) {
+    private static func walk(_ folder: String, excluding excluded: Set<FileIdentity>, into listing: inout Listing) {
         let prefix = folder.hasSuffix("/") ? folder : folder + "/"
         guard let names = entryNames(of: folder, prefix: prefix, into: &listing) else { return }
         for name in names {
             let path = prefix + name
             switch kind(of: path) {
-            case .folder:
-                walk(path, into: &listing)
+            case .folder(let identity):
+                if !excluded.contains(identity) { walk(path, excluding: excluded, into: &listing) }
             case .file(let size):
                 listing.files.append((path, size))
             case .symbolicLink:
@@ -110,7 +130,7 @@ enum FileWalker {
         var info = stat()
         guard lstat(path, &info) == 0 else { return .unknown(String(cString: strerror(errno))) }
         switch info.st_mode & S_IFMT {
-        case S_IFDIR: return .folder
+        case S_IFDIR: return .folder(FileIdentity(info))
         case S_IFREG: return .file(size: Int(info.st_size))
         case S_IFLNK: return .symbolicLink
         default: return .other
