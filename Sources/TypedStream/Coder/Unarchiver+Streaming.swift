@@ -398,17 +398,30 @@ extension Unarchiver {
     /// ``decodeRootObject()`` or `decodeTopLevelItems()` that is every object of the archive.
     public func forEachDecodedObject(_ body: (_ className: ArraySlice<UInt8>, _ instance: AnyObject) throws -> Void) rethrows {
         if isStreaming {
-            for (slot, instance) in stream.instances.enumerated() {
-                guard let instance, slot < stream.instanceClassSlots.count else { continue }
-                let classSlot = Int(stream.instanceClassSlots[slot])
-                guard classSlot >= 0, classSlot < stream.classes.count, let entry = stream.classes[classSlot] else { continue }
-                try body(entry.name, instance)
-            }
+            try forEachDecodedObjectInSlot { _, className, instance in try body(className, instance) }
             return
         }
         guard let owner = archive.ownedObjects else { return }
         for entry in owner.objects {
             if let instance = decodedInstance(of: entry) { try body(entry.archivedClass.name, instance) }
+        }
+    }
+
+    /// ``forEachDecodedObject(_:)`` with each object's object-table slot (`#n` in `decode` and
+    /// `tokens`); objects of a graph that was not read from bytes (no slot) are left out.
+    public func forEachDecodedObjectInSlot(_ body: (_ slot: Int, _ className: ArraySlice<UInt8>, _ instance: AnyObject) throws -> Void) rethrows {
+        if isStreaming {
+            for (slot, instance) in stream.instances.enumerated() {
+                guard let instance, slot < stream.instanceClassSlots.count else { continue }
+                let classSlot = Int(stream.instanceClassSlots[slot])
+                guard classSlot >= 0, classSlot < stream.classes.count, let entry = stream.classes[classSlot] else { continue }
+                try body(slot, entry.name, instance)
+            }
+            return
+        }
+        guard let owner = archive.ownedObjects else { return }
+        for entry in owner.objects {
+            if let slot = entry.sourceIndex, let instance = decodedInstance(of: entry) { try body(slot, entry.archivedClass.name, instance) }
         }
     }
 }

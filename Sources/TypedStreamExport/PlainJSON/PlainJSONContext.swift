@@ -24,6 +24,18 @@ public final class PlainJSONContext: @unchecked Sendable {
     let expansionLimit: Int
     /// Set when ``typedObject(_:registry:)`` refused an object over ``expansionLimit``.
     private(set) var overBudget: Int?
+    /// Per object slot: the objects reached from it when every reference is followed again, as
+    /// though every class decoded (so at least what the budget counts), capped just past
+    /// ``expansionLimit``. An object within the limit by this count needs no closer count.
+    private var reach: [Int32] = []
+    /// The whole archive decoded once, made when enough typed objects are asked for; `.none`
+    /// inside when its decode failed (then every typed object takes the per-object way).
+    private var decoded: DecodedInstances??
+    /// Typed objects asked for so far.
+    private var typedRequests = 0
+    /// How many typed objects are decoded one by one before the whole archive is decoded
+    /// instead (an archive with a few typed objects among many others never pays for it).
+    private static let typedObjectsBeforeWholeDecode = 32
 
     /// Creates a context over `index`, with the budget of `limits`.
     public init(index: ArchiveIndex, limits: OutputLimits = .default) {
@@ -41,7 +53,11 @@ public final class PlainJSONContext: @unchecked Sendable {
         referenced = Array(repeating: false, count: index.slotCount)
         var linkAwaitingSuperclass: Int?
         var open: [Int] = []
-        var isOpen = Set<Int>()
+        var isOpen = [Bool](repeating: false, count: index.slotCount)
+        reach = Array(repeating: 1, count: index.slotCount)
+        let reachCap = Int64(min(expansionLimit, Int(Int32.max) - 1) + 1)
+        // Per open object: the objects reached from it so far.
+        var openReach: [Int64] = []
         // The top level, read as ``PlainJSONObject/read(slot:from:)`` reads an object.
         var groups: [PlainJSONObject.Group] = []
         var items: [PlainItem] = []
@@ -78,14 +94,27 @@ public final class PlainJSONContext: @unchecked Sendable {
                 if atTopLevel { items.append(PlainItem(token)) }
                 if token.form == .new {
                     open.append(token.slot)
-                    isOpen.insert(token.slot)
+                    openReach.append(1)
+                    if token.slot < isOpen.count { isOpen[token.slot] = true }
                     inObjectChain = true
                 } else if token.form == .reference {
                     if token.slot < referenced.count { referenced[token.slot] = true }
-                    if isOpen.contains(token.slot) { selfReferenced.insert(token.slot) }
+                    if token.slot < isOpen.count, isOpen[token.slot] { selfReferenced.insert(token.slot) }
+                    // A reference to an object reaches what that object reaches (once closed;
+                    // an open one is a cycle, counted once).
+                    if !openReach.isEmpty, token.slot < reach.count, index.kind(ofSlot: token.slot) == .object {
+                        let added = token.slot < isOpen.count && isOpen[token.slot] ? 1 : Int64(reach[token.slot])
+                        openReach[openReach.count - 1] = min(openReach[openReach.count - 1] + added, reachCap)
+                    }
                 }
             case .endOfObject:
-                if let slot = open.popLast() { isOpen.remove(slot) }
+                if let slot = open.popLast(), let total = openReach.popLast() {
+                    if slot < isOpen.count {
+                        isOpen[slot] = false
+                        reach[slot] = Int32(truncatingIfNeeded: total)
+                    }
+                    if !openReach.isEmpty { openReach[openReach.count - 1] = min(openReach[openReach.count - 1] + total, reachCap) }
+                }
             case .typeString, .untypedGroup:
                 guard atTopLevel else { break }
                 closeGroup()
@@ -181,6 +210,7 @@ public final class PlainJSONContext: @unchecked Sendable {
     public func typedObject(_ object: PlainJSONObject, registry: ClassRegistry) -> AnyObject? {
         // An unregistered class decodes as a generic object: nothing to decode.
         guard registry.type(forClassName: object.className) != nil else { return nil }
+        if let instance = decodedInstance(object, registry: registry) { return instance }
         guard let entry = subgraph.object(object.slot) else { return nil }
         // A natural value repeats the objects it refers to at each reference: refuse what would
         // expand past the budget (the converter reports it).
@@ -199,5 +229,20 @@ public final class PlainJSONContext: @unchecked Sendable {
             unarchiver = nil
         }
         return decoded
+    }
+
+    /// The instance of the whole archive's decode for `object`, when there is one and the object
+    /// is well within the expansion budget; `nil` sends it the per-object way (which counts
+    /// closely and decodes it alone). Archives with cycles always go the per-object way, where
+    /// an object's decoding starts from the object itself.
+    private func decodedInstance(_ object: PlainJSONObject, registry: ClassRegistry) -> AnyObject? {
+        typedRequests += 1
+        if decoded == nil {
+            guard typedRequests > Self.typedObjectsBeforeWholeDecode else { return nil }
+            decoded = .some(selfReferenced.isEmpty ? DecodedInstances(index: index, registry: registry) : nil)
+        }
+        guard case let whole?? = decoded, object.slot >= 0, object.slot < reach.count,
+              Int(reach[object.slot]) <= expansionLimit else { return nil }
+        return whole.instance(ofSlot: object.slot)
     }
 }

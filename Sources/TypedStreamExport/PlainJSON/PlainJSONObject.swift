@@ -80,19 +80,23 @@ extension PlainJSONObject {
         var child: Builder?
         var childrenMade = 0
         while let token = try? reader.nextCompact() {
+            // A group's types, looked up only when a builder takes the group (not for every
+            // token, and without handing the reader itself over).
+            let types = token.code == .typeString && (me.nested == 0 || child?.nested == 0)
+                ? reader.types(ofSharedString: token.textIndex) ?? [] : []
             if child != nil {
-                child!.feed(token, reader, index)
+                child!.feed(token, types, index)
                 if child!.isDone {
                     children(child!.object(index))
                     child = nil
                 }
             }
             let wasOpen = me.nested
-            me.feed(token, reader, index)
+            me.feed(token, types, index)
             if me.isDone { return me.object(index) }
             if token.code == .object, token.form == .new, wasOpen == 0, me.nested == 1, childrenMade < childLimit {
                 var made = Builder(slot: token.slot)
-                made.feed(token, reader, index)
+                made.feed(token, [], index)
                 child = made
                 childrenMade += 1
             }
@@ -127,7 +131,8 @@ extension PlainJSONObject {
             groupType = nil
         }
 
-        mutating func feed(_ token: CompactToken, _ reader: TokenReader, _ index: ArchiveIndex) {
+        /// Takes the next token; `types` are the types of its type string when it starts a group.
+        mutating func feed(_ token: CompactToken, _ types: [ObjCType], _ index: ArchiveIndex) {
             switch state {
             case .done:
                 return
@@ -161,7 +166,7 @@ extension PlainJSONObject {
             case .typeString:
                 closeGroup()
                 groupType = .some(index.bytes[token.payload])
-                groupTypes = reader.types(ofSharedString: token.textIndex) ?? []
+                groupTypes = types
                 groupStart = items.count
             case .untypedGroup:
                 closeGroup()
