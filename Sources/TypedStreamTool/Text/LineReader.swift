@@ -6,8 +6,8 @@ import Darwin
 
 /// Reads `\n`-ended lines from a byte source a chunk at a time, holding at most one line of
 /// ``maximumLength`` bytes and one chunk: a longer line is skipped to its end and reported as
-/// ``Line/tooLong(head:length:)``, never kept whole. A `\r` before the `\n` is dropped; the last
-/// line needs no `\n`.
+/// ``Line/tooLong(head:length:)``, never kept whole. A `\r` at the end of a line is dropped; the
+/// last line needs no `\n`.
 ///
 /// ```swift
 /// var reader = LineReader(maximumLength: 1 << 20) { buffer, count throws(FileReadError) in
@@ -60,7 +60,7 @@ struct LineReader {
             if buffer.count - start > maximumLength + 1 { return try skipLongLine() }
             if ended {
                 guard start < buffer.count else { return nil }
-                let line = start..<buffer.count
+                let line = dropCarriageReturn(start..<buffer.count)
                 start = buffer.count
                 return .line(buffer[line])
             }
