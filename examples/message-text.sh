@@ -19,7 +19,7 @@ swift build -c release --product typedstream-bench >/dev/null
 tool=$root/.build/release/typedstream
 db=$scratch/chat.db
 
-"$root/.build/release/typedstream-bench" --message-sql "$count" | sqlite3 "$db"
+"$root/.build/release/typedstream-bench" --message-sql "$count" | sqlite3 "$db" > /dev/null
 query="select ROWID, hex(attributedBody) from message"
 sqlite3 -separator $'\t' "$db" "$query" > "$scratch/dump.tsv"
 
