@@ -38,6 +38,7 @@ public enum TypedStreamCommand {
         [
             TokensCommand.self,
             DecodeCommand.self,
+            TextCommand.self,
             InspectCommand.self,
             EncodeCommand.self,
             ConvertCommand.self,

@@ -18,6 +18,8 @@ struct Options {
     var inputsFolder = NSTemporaryDirectory() + "typedstream-bench"
     var markdownPath: String?
     var selfCheck = false
+    /// Print a SQLite script of this many message bodies instead of measuring.
+    var messageSQLCount: Int?
     /// Measure the commands whole-process on these files instead of the phases.
     var commandFiles: [String]?
     /// Hidden child mode: measure this phase only.
@@ -50,6 +52,9 @@ struct Options {
       --seed N            Generator seed (default \(Options().seed)).
       --inputs DIR        Where inputs are written (default $TMPDIR/typedstream-bench).
       --markdown FILE     Also write the report to FILE.
+      --message-sql N     Instead of measuring: print a SQLite script that makes a table
+                          message(ROWID, attributedBody, expected, damage) of N generated
+                          bodies, about one in a thousand damaged (see examples/).
       --self-check        Generate every kind twice at a small size, check the bytes are the
                           same and round-trip, print digests, and exit (no timing).
       --commands [LIST]   Instead of the phases: time the typedstream commands as whole
@@ -115,6 +120,7 @@ struct Options {
             case "--inputs": options.inputsFolder = try value(argument)
             case "--markdown": options.markdownPath = try value(argument)
             case "--self-check": options.selfCheck = true
+            case "--message-sql": options.messageSQLCount = try number(argument)
             case "--commands":
                 if index + 1 < arguments.count, !arguments[index + 1].hasPrefix("--") {
                     index += 1

@@ -29,6 +29,8 @@ do {
                CommandRuns.table(results), ""]).joined(separator: "\n")
         print(report)
         if let path = options.markdownPath { try report.write(toFile: path, atomically: true, encoding: .utf8) }
+    } else if let count = options.messageSQLCount {
+        try MessageDatabase.writeScript(count: count, seed: options.seed)
     } else if options.selfCheck {
         exit(SelfCheck.run(seed: options.seed) ? 0 : 1)
     } else {

@@ -1,5 +1,6 @@
-/// Byte helpers shared by the JSON exporters: UTF-8 validity, hex and base64.
-enum ByteText {
+/// Byte helpers shared by the JSON exporters and the command line: UTF-8 validity, hex and
+/// base64.
+public enum ByteText {
     /// Whether `bytes` are well-formed UTF-8 (no overlong forms, surrogates or values past
     /// U+10FFFF), so that a JSON string can carry them exactly.
     static func isValidUTF8(_ bytes: ArraySlice<UInt8>) -> Bool {
@@ -19,22 +20,35 @@ enum ByteText {
     /// The bytes spelled by a string of hex digits (either case), or `nil` when the length is
     /// odd or a character is not a hex digit.
     static func bytes(fromHex text: String) -> [UInt8]? {
-        let utf8 = text.utf8
-        guard utf8.count % 2 == 0 else { return nil }
-        var result: [UInt8] = []
-        result.reserveCapacity(utf8.count / 2)
-        var high: UInt8? = nil
-        for c in utf8 {
-            guard let n = nibble(c) else { return nil }
-            if let h = high {
-                result.append(h << 4 | n)
-                high = nil
-            } else {
-                high = n
-            }
-        }
-        return result
+        var text = text
+        return text.withUTF8 { bytes(fromHex: $0) }
     }
+
+    /// The bytes spelled by hex digits (either case) in UTF-8 `text`, or `nil` when the length is
+    /// odd or a character is not a hex digit (``firstNonHexDigit(in:)`` says where).
+    public static func bytes(fromHex text: UnsafeBufferPointer<UInt8>) -> [UInt8]? {
+        guard text.count % 2 == 0 else { return nil }
+        var valid = true
+        let result = [UInt8](unsafeUninitializedCapacity: text.count / 2) { buffer, initialized in
+            var bad: UInt8 = 0
+            for i in 0..<text.count / 2 {
+                let high = hexValues[Int(text[2 * i])], low = hexValues[Int(text[2 * i + 1])]
+                bad |= (high | low) & 0x10
+                buffer[i] = high << 4 | low & 0x0F
+            }
+            valid = bad == 0
+            initialized = text.count / 2
+        }
+        return valid ? result : nil
+    }
+
+    /// The index of the first byte of `text` that is not a hex digit, if any.
+    public static func firstNonHexDigit(in text: UnsafeBufferPointer<UInt8>) -> Int? {
+        text.firstIndex { hexValues[Int($0)] & 0x10 != 0 }
+    }
+
+    /// Per byte: its hex digit value, or `0x10` when it is not a hex digit.
+    private static let hexValues: [UInt8] = (0...255).map { nibble(UInt8($0)) ?? 0x10 }
 
     /// Parses `0x` followed by exactly `digits` hex digits.
     static func bitPattern(_ text: String, digits: Int) -> UInt64? {
@@ -79,10 +93,17 @@ enum ByteText {
     /// The bytes of standard base64 text (RFC 4648), ignoring whitespace; padding optional.
     /// `nil` for any other character or a dangling sixth bit group.
     static func bytes(fromBase64 text: String) -> [UInt8]? {
+        var text = text
+        return text.withUTF8 { bytes(fromBase64: $0) }
+    }
+
+    /// The bytes of standard base64 text (RFC 4648) given as UTF-8, ignoring whitespace; padding
+    /// optional. `nil` for any other character or a dangling sixth bit group.
+    public static func bytes(fromBase64 text: UnsafeBufferPointer<UInt8>) -> [UInt8]? {
         var out: [UInt8] = []
-        out.reserveCapacity(text.utf8.count / 4 * 3)
+        out.reserveCapacity(text.count / 4 * 3 + 2)
         var accumulator: UInt32 = 0, bits = 0, padding = 0
-        for c in text.utf8 {
+        for c in text {
             let v: UInt32
             switch c {
             case UInt8(ascii: "A")...UInt8(ascii: "Z"): v = UInt32(c - UInt8(ascii: "A"))

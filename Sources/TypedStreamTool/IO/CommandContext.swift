@@ -104,6 +104,13 @@ public final class CommandContext: @unchecked Sendable {
         try input.all(limit: inputLimit)
     }
 
+    /// Appends the next bytes of standard input, at most `maximum`, to `buffer` without keeping
+    /// them; returns `true` once it has ended. For commands that read a stream of records
+    /// (`text --lines`) rather than one input. Throws ``FileReadError``.
+    func readStandardInputChunk(into buffer: inout [UInt8], maximum: Int) throws(FileReadError) -> Bool {
+        try input.readChunk(into: &buffer, maximum: maximum)
+    }
+
     /// The bytes of the FILE argument `path`; `-` is standard input. Throws ``FileReadError``
     /// ("cannot read 'x': No such file or directory", "… input larger than 2147483648 bytes").
     public func readFile(_ path: String) throws(FileReadError) -> [UInt8] {

@@ -115,6 +115,22 @@ enum FileReading {
         return false
     }
 
+    /// Appends what one `read` of at most `maximum` bytes gives (retried on `EINTR`) to
+    /// `bytes`; returns whether the descriptor has ended. Throws ``FileReadError``.
+    static func readSome(descriptor: Int32, path: String, into bytes: inout [UInt8], maximum: Int) throws(FileReadError) -> Bool {
+        let chunk = UnsafeMutableRawBufferPointer.allocate(byteCount: max(1, maximum), alignment: 1)
+        defer { chunk.deallocate() }
+        while true {
+            let count = posixRead(descriptor, chunk.baseAddress, max(1, maximum))
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw FileReadError(path: path, reason: lastErrorText())
+            }
+            bytes.append(contentsOf: UnsafeRawBufferPointer(rebasing: chunk[0..<count]))
+            return count == 0
+        }
+    }
+
     /// `strerror(errno)`.
     static func lastErrorText() -> String { String(cString: strerror(errno)) }
 

@@ -8,6 +8,8 @@ final class StandardInput: @unchecked Sendable {
     private var bytes: [UInt8]
     private var ended: Bool
     private var failure: FileReadError?
+    /// How much of ``bytes`` ``readChunk(into:maximum:)`` has handed out.
+    private var streamed = 0
     private let lock = NSLock()
 
     /// Standard input that holds `bytes`.
@@ -59,5 +61,29 @@ final class StandardInput: @unchecked Sendable {
             }
         }
         return (Array(bytes.prefix(count)), ended && bytes.count <= count)
+    }
+
+    /// Appends the next bytes of standard input — at most `maximum` — to `buffer` without
+    /// keeping them (for reading a stream of records of any total size); returns `true` once it
+    /// has ended. Bytes read before (by ``head(_:)``) come first. Do not mix with ``all(limit:)``.
+    /// Throws ``FileReadError``.
+    func readChunk(into buffer: inout [UInt8], maximum: Int) throws(FileReadError) -> Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        if let failure { throw failure }
+        if streamed < bytes.count {
+            let end = min(bytes.count, streamed + maximum)
+            buffer.append(contentsOf: bytes[streamed..<end])
+            streamed = end
+            return false
+        }
+        guard !ended, let descriptor else { return true }
+        do throws(FileReadError) {
+            ended = try FileReading.readSome(descriptor: descriptor, path: "-", into: &buffer, maximum: maximum)
+        } catch {
+            failure = error
+            throw error
+        }
+        return ended
     }
 }

@@ -1,0 +1,88 @@
+import TypedStreamExport
+
+/// `typedstream text FILE`: the plain text of an archive whose root is a string or an
+/// attributed string (an iMessage `attributedBody`); `--runs` adds the attribute runs as JSON
+/// lines; `--lines hex|base64` reads many records `ID<TAB>BLOB` from standard input instead.
+struct TextCommand: Subcommand {
+    static let configuration = CommandConfiguration(
+        name: "text",
+        abstract: "Print the text of an NSString or NSAttributedString archive (such as a message body).",
+        discussion: """
+            Prints the text and a newline. The root object must be an NSString, NSMutableString, \
+            NSAttributedString or NSMutableAttributedString; anything else is an error (exit 1). \
+            With --runs, one JSON line per attribute run follows the text: \
+            {"range": [location, length], "attributes": {name: value…}}, ranges in UTF-16 units \
+            as NSAttributedString counts them, values as in 'decode --plain'.
+
+            With --lines, reads records ID<TAB>BLOB from standard input, one a line, with the \
+            blob in hex or base64 — what \
+            sqlite3 -separator $'\\t' chat.db "select ROWID, hex(attributedBody) from message" \
+            prints — and writes one JSON line per record in input order: {"id": "…", "text": "…"} \
+            (and "runs" with --runs), or {"id": "…", "error": {"code", "offset", "reason"}} for a \
+            bad record (an empty blob, as a NULL column prints, is one) and goes on. A summary \
+            'N records, M failed' goes to standard error; the exit status is 1 if any record failed.
+            """,
+        arguments: [.init("FILE", help: "The archive; '-' reads standard input. Not with --lines.", arity: .optional)],
+        options: [
+            .init("lines", valueName: "encoding", help: "Read records ID<TAB>BLOB from standard input, blobs in \(BlobEncoding.names)."),
+        ],
+        flags: [
+            .init("runs", help: "Also print the attribute runs (ranges and attributes) as JSON."),
+        ])
+
+    /// The archive, unless reading records.
+    let file: ParsedArguments.Value<String>?
+    /// How record blobs are spelled, when reading records.
+    let lines: ParsedArguments.Value<String>?
+    /// Whether to print the runs.
+    let runs: Bool
+
+    init(_ arguments: ParsedArguments) throws(UsageError) {
+        file = arguments.value("FILE")
+        lines = arguments.option("lines")
+        runs = arguments.flag("runs")
+    }
+
+    func validate() throws(UsageError) {
+        if let lines {
+            guard BlobEncoding(rawValue: lines.value) != nil else {
+                throw UsageError("invalid value '\(lines.value)' for '--lines': expected \(BlobEncoding.names)", at: lines.index)
+            }
+            if let file, file.value != "-" {
+                throw UsageError("'--lines' reads standard input; give no FILE (or '-')", at: file.index)
+            }
+        } else if file == nil {
+            throw UsageError("missing argument <FILE>", position: .end)
+        }
+    }
+
+    func run(_ context: CommandContext) throws -> ExitCode {
+        var decoder = MessageText.Decoder()
+        decoder.withRuns = runs
+        if let encoding = lines.flatMap({ BlobEncoding(rawValue: $0.value) }) {
+            let stream = RecordStream(encoding: encoding, maximumLineLength: RecordStream.defaultMaximumLineLength(context))
+            return try stream.run(context) { (blob) throws(RecordError) -> [UInt8] in
+                let text = try decoder.decode(blob)
+                var members = [JSONMember("text", .string(text.string))]
+                if runs { members.append(JSONMember("runs", .array(text.runs.map(MessageText.json)))) }
+                return JSONValue.object(members).text(pretty: false)
+            }
+        }
+        guard let file else { return .usage }
+        let bytes = try context.readFile(file.value)
+        let text: MessageText
+        do { text = try decoder.decode(bytes) } catch {
+            context.printError("error: \(CommandContext.displayName(file.value)): \(error.description)")
+            return .failure
+        }
+        context.output.withWriter { (out: inout OutputWriter) in
+            out.append(text.string)
+            out.append(UInt8(ascii: "\n"))
+            for run in text.runs {
+                out.append(MessageText.json(run).text(pretty: false))
+                out.append(UInt8(ascii: "\n"))
+            }
+        }
+        return .success
+    }
+}

@@ -1,0 +1,35 @@
+#!/usr/bin/env python3
+"""Checks `typedstream text --lines hex` output against the table `typedstream-bench
+--message-sql` made: one JSON line per row in ROWID order, each good row's text equal to the
+`expected` column, each damaged row (`damage` not NULL) an error record.
+
+    check-message-text.py chat.db out.jsonl
+"""
+import json
+import sqlite3
+import sys
+
+database, output = sys.argv[1], sys.argv[2]
+rows = sqlite3.connect(database).execute("select ROWID, expected, damage from message order by ROWID").fetchall()
+with open(output, encoding="utf-8") as lines:
+    records = [json.loads(line) for line in lines]
+problems = []
+if len(records) != len(rows):
+    problems.append(f"{len(records)} records for {len(rows)} rows")
+errors = {}
+for (rowid, expected, damage), record in zip(rows, records):
+    if record.get("id") != str(rowid):
+        problems.append(f"row {rowid}: record id {record.get('id')!r}")
+    elif damage is None and record.get("text") != expected:
+        problems.append(f"row {rowid}: text {record.get('text')!r}, expected {expected!r} ({record.get('error')})")
+    elif damage is not None:
+        if "error" not in record:
+            problems.append(f"row {rowid}: damaged ({damage}) but no error: {record}")
+        else:
+            errors.setdefault(damage, set()).add(record["error"]["code"])
+good = sum(1 for row in rows if row[2] is None)
+print(f"checked {len(rows)} rows: {good} texts equal to what was generated, {len(rows) - good} damaged rows reported "
+      + ", ".join(f"{damage} as {'/'.join(sorted(codes))}" for damage, codes in sorted(errors.items())))
+for problem in problems[:20]:
+    print("MISMATCH:", problem)
+sys.exit(1 if problems else 0)
