@@ -4,7 +4,7 @@ import Testing
 /// The bounded property-list readers and the keyed-archive check, on hostile shapes.
 @Suite struct PlistReaderTests {
     static let rich = PlistValue.dictionary([
-        PlistEntry("text", .string("a < b & \"c\" ✓ \u{1}")), PlistEntry("int", .integer(-5)), PlistEntry("big", .integer(Int64.min)),
+        PlistEntry("text", .string("a < b & \"c\" ✓ \t\r\n")), PlistEntry("int", .integer(-5)), PlistEntry("big", .integer(Int64.min)),
         PlistEntry("real", .real(1.5)), PlistEntry("yes", .bool(true)), PlistEntry("no", .bool(false)),
         PlistEntry("data", .data([0, 1, 2, 255, 254])), PlistEntry("date", .date(-978_307_200)), PlistEntry("uid", .uid(7)),
         PlistEntry("list", .array([.array([]), .dictionary([]), .string("")])),

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 import TypedStream
 @testable import TypedStreamExport
 
@@ -39,7 +40,7 @@ struct PlistStreamingTests {
 
     /// The streamed keyed archive of every sample and corpus file is the plist of its tree.
     @Test func streamedKeyedArchivesAreTheTreesBytes() throws {
-        let samples = Corpus.packageRoot.appendingPathComponent("Samples")
+        let samples = PackageRoot.samples
         var files = Corpus.wellFormedFiles()
         for name in (try? FileManager.default.contentsOfDirectory(atPath: samples.path)) ?? [] where name.hasSuffix(".typedstream") {
             if let data = FileManager.default.contents(atPath: samples.appendingPathComponent(name).path) { files.append((name, [UInt8](data))) }
