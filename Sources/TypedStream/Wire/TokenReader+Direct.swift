@@ -72,16 +72,7 @@ extension TokenReader {
         guard top.kind == .objectClassChain, !isStreamer3 else {
             throw WireError(.unexpectedHeadByte, at: offset, "expected a class link")
         }
-        let start = offset
-        var link = try readClassLink()
-        link.start = start
-        link.end = offset
-        link.depth = nesting
-        if link.form != .new {
-            pop()
-            push(Frame(kind: .objectContents))
-        }
-        return link
+        return try readChainLink(at: offset)
     }
 
     /// Takes the end-of-object marker (`0x86`) of the object whose contents are being read and

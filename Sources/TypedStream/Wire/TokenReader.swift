@@ -297,19 +297,7 @@ public struct TokenReader: Sendable {
                     token = CompactToken(.arrayEnd, start: start, end: start, depth: nesting)
                 }
             case .objectClassChain, .valueClassChain:
-                let kind = top.kind
-                var link = try readClassLink()
-                link.start = start
-                link.end = offset
-                link.depth = nesting
-                if link.form != .new {
-                    pop()
-                    if kind == .objectClassChain {
-                        push(Frame(kind: .objectContents))
-                        if isStreamer3 { push(Frame(kind: .instanceSize)) }
-                    }
-                }
-                token = link
+                token = try readChainLink(at: start)
             case .instanceSize:
                 pop()
                 let head = try readByte("the instance size of a streamer-3 object")
@@ -764,6 +752,25 @@ public struct TokenReader: Sendable {
         }
         token.end = offset
         return token
+    }
+
+    /// Reads the next link of the class chain the top frame stands for (at `start`); after the
+    /// last link of an object's chain, enters the object's contents.
+    @_transparent  // inlined by force: see "Inlining" in TokenReader+Walk.swift
+    mutating func readChainLink(at start: Int) throws(WireError) -> CompactToken {
+        let kind = top.kind
+        var link = try readClassLink()
+        link.start = start
+        link.end = offset
+        link.depth = nesting
+        if link.form != .new {
+            pop()
+            if kind == .objectClassChain {
+                push(Frame(kind: .objectContents))
+                if isStreamer3 { push(Frame(kind: .instanceSize)) }
+            }
+        }
+        return link
     }
 
     /// Reads one class link (its position is filled in by the caller); the chain is complete
