@@ -41,6 +41,6 @@ let package = Package(
         .testTarget(name: "TypedStreamCodableTests", dependencies: ["TypedStreamCodable", "TypedStreamFoundation"]),
         .testTarget(name: "TypedStreamExportTests", dependencies: ["TestSupport", "TypedStreamExport"], exclude: ["Golden"]),
         .testTarget(name: "ModelDocumentTests", dependencies: ["TestSupport", "ModelDocument"]),
-        .testTarget(name: "TypedStreamToolTests", dependencies: ["TestSupport", "TypedStreamTool", "TypedStream", "TypedStreamFoundation", "TypedStreamExport"], exclude: ["Golden"]),
+        .testTarget(name: "TypedStreamToolTests", dependencies: ["TestSupport", "TypedStreamTool", "TypedStream", "TypedStreamFoundation", "TypedStreamExport", "ModelDocument"], exclude: ["Golden"]),
     ]
 )

@@ -107,23 +107,6 @@ struct KeyedExportModelTests {
         #expect(objects.filter { $0["$classname"] == .string("Model") }.count == 1)
     }
 
-    @Test func ivarNameKeysMatchModelDocumentsKeyedModels() throws {
-        var options = KeyedArchiveExporter.Options()
-        options.modelKeys = .ivarNames
-        let draft = TestModel(name: nil, type: StringObject("photo"), rect: (1, -0.5, 2.5, 1e8), flag: 3, kind: 4, para: 5)
-        draft.reserved = 6
-        let v1 = TestModel(name: StringObject("a"), type: nil, rect: (0, 0, 1, 1), flag: 0, kind: 0, para: nil)
-        let archive = try exported(ArrayObject([draft, v1]), options: options)
-        guard case .array(let refs)? = KeyedTestSupport.root(archive)?["NS.objects"], refs.count == 2,
-              case .dictionary(let a)? = KeyedTestSupport.resolve(refs[0], in: archive),
-              case .dictionary(let b)? = KeyedTestSupport.resolve(refs[1], in: archive) else { Issue.record("no models"); return }
-        #expect(a.map(\.key) == ["$class", "md_type", "md_rt", "md_flag", "md_kind", "md_para", "md_reserved"])
-        #expect(b.map(\.key) == ["$class", "md_name", "md_rt", "md_flag", "md_kind"])
-        let draftEntry = PlistValue.dictionary(a)
-        #expect(KeyedTestSupport.resolve(draftEntry["md_rt"], in: archive) == .string("{{1, -0.5}, {2.5, 1e+08}}"))
-        #expect(draftEntry["md_reserved"] == .integer(6))
-    }
-
     @Test func foundationReadsModelRecordsWithTheirKeys() throws {
         let model = TestModel(name: StringObject("Dusk"), type: StringObject("video"), rect: (1, 2, 3, 4.5), flag: 9, kind: 1, para: -1)
         let bytes = BinaryPlistWriter.write(try exported(model))

@@ -92,15 +92,4 @@ struct ConvertKeyedTests {
         let parsed = try PropertyListSerialization.propertyList(from: Data(xml.outputBytes), format: nil) as? [String: Any]
         #expect(parsed?["$archiver"] as? String == "NSKeyedArchiver")
     }
-
-    /// Model records export with the keys `model export` uses.
-    @Test func modelRecordsUseTheModelExportKeys() throws {
-        let document = try [UInt8](Data(contentsOf: packageRoot.appendingPathComponent("Samples/model-v2/document.typedstream")))
-        let keyed = TypedStreamCommand.run(["convert", "--to", "keyed", "-"], standardInput: document)
-        #expect(keyed.exitCode == .success)
-        let plist = try #require(try PropertyListSerialization.propertyList(from: Data(keyed.outputBytes), format: nil) as? [String: Any])
-        let objects = try #require(plist["$objects"] as? [Any])
-        let model = try #require(objects.compactMap { $0 as? [String: Any] }.first { $0["md_name"] != nil })
-        #expect(model["md_flag"] != nil && model["md_rt"] != nil && model["md_para"] != nil)
-    }
 }

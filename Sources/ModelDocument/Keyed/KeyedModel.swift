@@ -2,9 +2,22 @@ import Foundation
 import TypedStreamExport
 
 /// One Model in a keyed archive: class name `Model`, the Objective-C ivar names as keys.
-/// (Keys: see ``KeyedModelArchive``.)
+/// (Keys: see ``KeyedModelArchive``.) The one home of those keys: `model export`, `model import`
+/// and `convert --to keyed` of a document's typedstream all go through this class.
 final class KeyedModel: NSObject, NSSecureCoding {
     static let className = "Model"
+
+    /// The keys, as written: the Objective-C ivar names.
+    enum Key {
+        static let name = "md_name"
+        static let type = "md_type"
+        static let rect = "md_rt"
+        static let flag = "md_flag"
+        static let kind = "md_kind"
+        static let para = "md_para"
+        static let reserved = "md_reserved"
+        static let image = "md_image"
+    }
     static var supportsSecureCoding: Bool { true }
 
     var record: ModelRecord
@@ -17,14 +30,14 @@ final class KeyedModel: NSObject, NSSecureCoding {
     }
 
     func encode(with coder: NSCoder) {
-        if let name = record.name { coder.encode(name as NSString, forKey: "md_name") }
-        if let type = record.type { coder.encode(type as NSString, forKey: "md_type") }
-        coder.encode(Self.rectString(record.rect) as NSString, forKey: "md_rt")
-        coder.encode(Int(record.flag), forKey: "md_flag")
-        coder.encode(Int(record.kind), forKey: "md_kind")
-        if version.hasPara { coder.encode(Int(record.para), forKey: "md_para") }
-        if version.hasReserved { coder.encode(Int(record.reserved), forKey: "md_reserved") }
-        if let thumbnail = record.thumbnail { coder.encode(Data(thumbnail) as NSData, forKey: "md_image") }
+        if let name = record.name { coder.encode(name as NSString, forKey: Key.name) }
+        if let type = record.type { coder.encode(type as NSString, forKey: Key.type) }
+        coder.encode(Self.rectString(record.rect) as NSString, forKey: Key.rect)
+        coder.encode(Int(record.flag), forKey: Key.flag)
+        coder.encode(Int(record.kind), forKey: Key.kind)
+        if version.hasPara { coder.encode(Int(record.para), forKey: Key.para) }
+        if version.hasReserved { coder.encode(Int(record.reserved), forKey: Key.reserved) }
+        if let thumbnail = record.thumbnail { coder.encode(Data(thumbnail) as NSData, forKey: Key.image) }
     }
 
     /// Decoding needs the document version, which lives on the root: it is read later by
@@ -40,15 +53,15 @@ final class KeyedModel: NSObject, NSSecureCoding {
     /// 3 draft, `md_para`: 2, else 1). Throws ``ModelDocumentError`` `keyedArchive` for a
     /// missing `md_rt`, a rectangle that does not parse, an integer out of range.
     static func fields(from values: some KeyedValues) throws(ModelDocumentError) -> (record: ModelRecord, version: DocumentVersion) {
-        let rectText = try values.requiredString("md_rt")
+        let rectText = try values.requiredString(Key.rect)
         guard let rect = rect(parsing: rectText) else {
-            throw values.invalid("md_rt", "\(KeyedArchiveGraph.excerpt(rectText)) is not a rectangle \"{{x, y}, {w, h}}\"")
+            throw values.invalid(Key.rect, "\(KeyedArchiveGraph.excerpt(rectText)) is not a rectangle \"{{x, y}, {w, h}}\"")
         }
-        let record = ModelRecord(name: try values.string("md_name"), type: try values.string("md_type"), rect: rect,
-                                 flag: try values.integer("md_flag", as: UInt32.self), kind: try values.integer("md_kind", as: Int32.self),
-                                 para: try values.integer("md_para", as: Int32.self), reserved: try values.integer("md_reserved", as: Int32.self),
-                                 thumbnail: try values.data("md_image"))
-        let version: DocumentVersion = values.contains("md_reserved") ? .v3Draft : values.contains("md_para") ? .v2 : .v1
+        let record = ModelRecord(name: try values.string(Key.name), type: try values.string(Key.type), rect: rect,
+                                 flag: try values.integer(Key.flag, as: UInt32.self), kind: try values.integer(Key.kind, as: Int32.self),
+                                 para: try values.integer(Key.para, as: Int32.self), reserved: try values.integer(Key.reserved, as: Int32.self),
+                                 thumbnail: try values.data(Key.image))
+        let version: DocumentVersion = values.contains(Key.reserved) ? .v3Draft : values.contains(Key.para) ? .v2 : .v1
         return (record, version)
     }
 
@@ -73,6 +86,13 @@ final class KeyedModelDocument: NSObject, NSSecureCoding {
     static let className = "ModelDocument"
     static var supportsSecureCoding: Bool { true }
 
+    /// The keys, as written.
+    enum Key {
+        static let format = "format"
+        static let version = "version"
+        static let models = "models"
+    }
+
     var version: Int
     var models: [KeyedModel]
 
@@ -83,15 +103,15 @@ final class KeyedModelDocument: NSObject, NSSecureCoding {
     }
 
     func encode(with coder: NSCoder) {
-        coder.encode(DocumentSettings.formatIdentifier as NSString, forKey: "format")
-        coder.encode(version, forKey: "version")
-        coder.encode(models as NSArray, forKey: "models")
+        coder.encode(DocumentSettings.formatIdentifier as NSString, forKey: Key.format)
+        coder.encode(version, forKey: Key.version)
+        coder.encode(models as NSArray, forKey: Key.models)
     }
 
     required init?(coder: NSCoder) {
-        guard coder.decodeObject(of: NSString.self, forKey: "format") as String? == DocumentSettings.formatIdentifier,
-              let models = coder.decodeObject(of: [NSArray.self, KeyedModel.self], forKey: "models") as? [KeyedModel] else { return nil }
-        version = coder.decodeInteger(forKey: "version")
+        guard coder.decodeObject(of: NSString.self, forKey: Key.format) as String? == DocumentSettings.formatIdentifier,
+              let models = coder.decodeObject(of: [NSArray.self, KeyedModel.self], forKey: Key.models) as? [KeyedModel] else { return nil }
+        version = coder.decodeInteger(forKey: Key.version)
         self.models = models
         super.init()
     }
@@ -104,17 +124,17 @@ final class KeyedModelDocument: NSObject, NSSecureCoding {
             throw reader.error("the root object ($objects[\(root.uid)]) is of class \(KeyedArchiveGraph.excerpt(root.className)), not \(className)")
         }
         let values = reader.values(of: root)
-        let format = try values.string("format")
+        let format = try values.string(Key.format)
         guard format == DocumentSettings.formatIdentifier else {
-            throw values.invalid("format", "is \(format.map(KeyedArchiveGraph.excerpt) ?? "missing"), not \"\(DocumentSettings.formatIdentifier)\"")
+            throw values.invalid(Key.format, "is \(format.map(KeyedArchiveGraph.excerpt) ?? "missing"), not \"\(DocumentSettings.formatIdentifier)\"")
         }
-        guard let modelsRef = root.value["models"] else { throw values.invalid("models", "is missing") }
-        let array = try reader.object(modelsRef, at: root.place + ".models")
+        guard let modelsRef = root.value[Key.models] else { throw values.invalid(Key.models, "is missing") }
+        let array = try reader.object(modelsRef, at: root.place + "." + Key.models)
         var models: [KeyedModel] = []
         for element in try reader.arrayElements(array, of: KeyedModel.className) {
             let (record, version) = try KeyedModel.fields(from: reader.values(of: element))
             models.append(KeyedModel(record, version: version))
         }
-        return (try values.integer("version") ?? 0, models)
+        return (try values.integer(Key.version) ?? 0, models)
     }
 }

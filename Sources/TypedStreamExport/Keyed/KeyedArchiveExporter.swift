@@ -26,16 +26,6 @@ public enum KeyedArchiveExporter {
         case alwaysIndexed
     }
 
-    /// The key names of exported `Model` records.
-    public enum ModelKeyStyle: Hashable, Sendable {
-        /// `name`, `type`, `rect`, `flag`, `kind`, `para` (nil strings are UID 0). Records of the
-        /// version 3 draft (seven groups) are exported generically.
-        case plain
-        /// The Objective-C ivar names that ModelDocument's keyed documents use: `md_name`,
-        /// `md_type`, `md_rt`, `md_flag`, `md_kind`, `md_para`, `md_reserved` (nil strings absent).
-        case ivarNames
-    }
-
     /// Export options.
     public struct Options: Hashable, Sendable {
         /// How single-run attributed strings are laid out. Default ``AttributeRunLayout/apple``.
@@ -43,8 +33,6 @@ public enum KeyedArchiveExporter {
         /// Give generic `Model` objects their readable keys (`name`, `type`, `rect`, `flag`, `kind`,
         /// `para`; see docs/keyed-mapping.md). Default `true`.
         public var recognizesModelRecords = true
-        /// The key names of `Model` records. Default ``ModelKeyStyle/plain``.
-        public var modelKeys: ModelKeyStyle = .plain
         /// Deepest nesting of objects written. Default 512.
         public var maximumDepth = 512
         /// The most bytes of string and data values the archive may hold, counted as they are

@@ -12,9 +12,8 @@ extension GenericObject: KeyedArchiveRepresentable {
     /// `TSVersion` (its own class version), `TSClassVersions` (one per `$classes` entry) and
     /// `TSGroups` (one dictionary per group: `type`, the type string, and `values`).
     public func encodeKeyed(with encoder: KeyedArchiveEncoder) throws(KeyedArchiveError) {
-        let keys = KeyedModelRecord.Keys.of(encoder.options.modelKeys)
-        if encoder.options.recognizesModelRecords, let model = KeyedModelRecord(self, keys: keys) {
-            return try model.encode(with: encoder, keys: keys, objects: objects)
+        if encoder.options.recognizesModelRecords, let model = KeyedModelRecord(self) {
+            return try model.encode(with: encoder, objects: objects)
         }
         encoder.encode(.integer(archiveClassChain.first?.version ?? 0), forKey: "TSVersion")
         encoder.encode(.array(archiveClassChain.map { .integer($0.version) }), forKey: "TSClassVersions")

@@ -70,15 +70,15 @@ extension KeyedArchiveDecoder {
         return first
     }
 
-    /// A Model record's keys (either style) → a generic `Model` object with the record's groups.
+    /// A Model record's readable keys → a generic `Model` object with the record's groups.
     private func modelRecord(_ uid: UInt32, _ value: PlistValue, names: [String]) throws(KeyedArchiveError) -> GenericObject {
-        let keys = value["md_rt"] != nil ? KeyedModelRecord.Keys.ivarNames : .plain
+        typealias Key = KeyedModelRecord.Key
         let model = remember(uid, GenericObject())
         var version: Int64 = 0
         if case .integer(let v)? = value["TSVersion"] { version = v }
         model.archiveClassChain = [ArchiveClassLink(names[0], version: version)]
             + names.dropFirst().map { ArchiveClassLink($0, version: 0) }
-        guard let rect = GeometryText.numbers(in: try string(value[keys.rect], "Model \(keys.rect)")), rect.count == 4 else {
+        guard let rect = GeometryText.numbers(in: try string(value[Key.rect], "Model \(Key.rect)")), rect.count == 4 else {
             throw KeyedArchiveError(.badObject, "Model rect is not \"{{x, y}, {w, h}}\"")
         }
         func group(_ type: String, _ values: [ArchivedValue]) throws(KeyedArchiveError) -> ArchivedGroup {
@@ -98,17 +98,13 @@ extension KeyedArchiveDecoder {
             .integer(Int64(Int32(truncatingIfNeeded: try integer(value[key], "Model \(key)"))), width: nil)
         }
         model.groups = [
-            try group("@", [try objectValue(keys.name)]),
-            try group("@", [try objectValue(keys.type)]),
+            try group("@", [try objectValue(Key.name)]),
+            try group("@", [try objectValue(Key.type)]),
             try group("{?=ffff}", [.structure(rect.map { .float(Float($0), form: nil) })]),
-            try group("I", [try int32(keys.flag)]),
-            try group("i", [try int32(keys.kind)]),
+            try group("I", [try int32(Key.flag)]),
+            try group("i", [try int32(Key.kind)]),
         ]
-        if value[keys.para] != nil { model.groups.append(try group("i", [try int32(keys.para)])) }
-        if let reserved = keys.reserved, value[reserved] != nil {
-            guard value[keys.para] != nil else { throw KeyedArchiveError(.badObject, "Model has \(reserved) but no \(keys.para)") }
-            model.groups.append(try group("i", [try int32(reserved)]))
-        }
+        if value[Key.para] != nil { model.groups.append(try group("i", [try int32(Key.para)])) }
         return model
     }
 

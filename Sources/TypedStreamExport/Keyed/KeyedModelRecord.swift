@@ -2,38 +2,30 @@ import TypedStream
 
 /// The users' `Model` record (`Model : NSObject`), recognised from its generic groups so this
 /// module needs no Model codec: `@` name, `@` type, `{?=ffff}` rect, `I` flag, `i` kind, from
-/// document version 2 on `i` para, and in the version 3 draft a reserved `i`.
+/// document version 2 on `i` para. Written with readable keys (class `Model`, chain as archived):
 ///
-/// Keyed form (class `Model`, chain as archived), by ``KeyedArchiveExporter/ModelKeyStyle``:
-///
-/// | `.plain` | `.ivarNames` | value |
-/// |----------|--------------|-------|
-/// | `name`   | `md_name`    | UID of the name object (`.plain`: UID 0 for nil; `.ivarNames`: absent) |
-/// | `type`   | `md_type`    | UID of the type object (likewise) |
-/// | `rect`   | `md_rt`      | UID of the `NSStringFromRect` text `"{{x, y}, {w, h}}"` |
-/// | `flag`   | `md_flag`    | integer (unsigned 32-bit) |
-/// | `kind`   | `md_kind`    | integer |
-/// | `para`   | `md_para`    | integer; absent for records without the `para` group |
-/// | —        | `md_reserved`| integer; the version 3 draft's seventh group (`.ivarNames` only) |
+/// | key | value |
+/// |-----|-------|
+/// | `name` | UID of the name object (UID 0 for nil) |
+/// | `type` | UID of the type object (likewise) |
+/// | `rect` | UID of the `NSStringFromRect` text `"{{x, y}, {w, h}}"` |
+/// | `flag` | integer (unsigned 32-bit) |
+/// | `kind` | integer |
+/// | `para` | integer; absent for records without the `para` group |
 ///
 /// `rect` is written as `encodeRect:forKey:` writes it, so an Objective-C `initWithCoder:` reads
-/// it back with `decodeRectForKey:`. `.ivarNames` are the keys ModelDocument's keyed documents
-/// use. `TSVersion` is added when the class version is not 0. Any other group shape is not a
-/// Model record here and falls back to the generic `TSGroups` form.
+/// it back with `decodeRectForKey:`. `TSVersion` is added when the class version is not 0. Any
+/// other group shape (the version 3 draft's seven groups among them) is not a Model record here
+/// and falls back to the generic `TSGroups` form. A whole Model *document* is not converted here:
+/// the tool gives it the keyed form of ModelDocument's `KeyedModelArchive`, the one `model export`
+/// writes (docs/keyed-mapping.md).
 struct KeyedModelRecord {
     /// The archived class name.
     static let className = "Model"
 
-    /// The key names of one style.
-    struct Keys {
-        let name, type, rect, flag, kind, para: String
-        let reserved: String?
-
-        static let plain = Keys(name: "name", type: "type", rect: "rect", flag: "flag", kind: "kind", para: "para", reserved: nil)
-        static let ivarNames = Keys(name: "md_name", type: "md_type", rect: "md_rt", flag: "md_flag", kind: "md_kind",
-                                    para: "md_para", reserved: "md_reserved")
-
-        static func of(_ style: KeyedArchiveExporter.ModelKeyStyle) -> Keys { style == .plain ? plain : ivarNames }
+    /// The keys, as written.
+    enum Key {
+        static let name = "name", type = "type", rect = "rect", flag = "flag", kind = "kind", para = "para"
     }
 
     let version: Int64
@@ -43,14 +35,12 @@ struct KeyedModelRecord {
     let flag: Int64
     let kind: Int64
     let para: Int64?
-    let reserved: Int64?
 
-    /// The record's values, or `nil` when `object` is not a Model record of a shape `keys` can hold.
-    init?(_ object: GenericObject, keys: Keys) {
+    /// The record's values, or `nil` when `object` is not a Model record.
+    init?(_ object: GenericObject) {
         guard object.archiveClassChain.first?.name == Self.className else { return nil }
         let groups = object.groups
-        let most = keys.reserved == nil ? 6 : 7
-        guard (5...most).contains(groups.count), groups.allSatisfy({ $0.valueCount == 1 }) else { return nil }
+        guard (5...6).contains(groups.count), groups.allSatisfy({ $0.valueCount == 1 }) else { return nil }
         // The type strings, compared as bytes (a streamer-3 group without one counts as "@").
         func typed(_ group: ArchivedGroup, _ text: StaticString) -> Bool {
             guard let typeString = group.typeString else { return text.utf8CodeUnitCount == 1 && text.utf8Start.pointee == UInt8(ascii: "@") }
@@ -65,10 +55,10 @@ struct KeyedModelRecord {
               case .float(let w, _) = members[2], case .float(let h, _) = members[3],
               case .integer(let flag, _) = groups[3].value(at: 0),
               case .integer(let kind, _) = groups[4].value(at: 0) else { return nil }
-        var extra: [Int64] = []
-        for group in groups.dropFirst(5) {
-            guard case .integer(let v, _) = group.value(at: 0) else { return nil }
-            extra.append(v)
+        var para: Int64?
+        if groups.count == 6 {
+            guard case .integer(let value, _) = groups[5].value(at: 0) else { return nil }
+            para = value
         }
         version = object.archiveClassChain.first?.version ?? 0
         name = first
@@ -76,8 +66,7 @@ struct KeyedModelRecord {
         rect = (x, y, w, h)
         self.flag = flag & 0xFFFF_FFFF
         self.kind = kind
-        para = extra.first
-        reserved = extra.count > 1 ? extra[1] : nil
+        self.para = para
     }
 
     /// The `NSStringFromRect` text of ``rect``.
@@ -86,19 +75,16 @@ struct KeyedModelRecord {
     }
 
     /// Writes the keys.
-    func encode(with encoder: KeyedArchiveEncoder, keys: Keys, objects: [ObjectIdentifier: AnyObject]) throws(KeyedArchiveError) {
+    func encode(with encoder: KeyedArchiveEncoder, objects: [ObjectIdentifier: AnyObject]) throws(KeyedArchiveError) {
         if version != 0 { encoder.encode(.integer(version), forKey: "TSVersion") }
         func encodeString(_ value: ArchivedValue, forKey key: String) throws(KeyedArchiveError) {
-            let ref = try KeyedGroupValues.plist(value, type: nil, encoder: encoder, objects: objects)
-            if ref == .uid(0), keys.reserved != nil { return }  // ModelDocument omits nil strings
-            encoder.encode(ref, forKey: key)
+            encoder.encode(try KeyedGroupValues.plist(value, type: nil, encoder: encoder, objects: objects), forKey: key)
         }
-        try encodeString(name, forKey: keys.name)
-        try encodeString(type, forKey: keys.type)
-        try encoder.encodeStringObject(rectText, forKey: keys.rect)
-        encoder.encode(.integer(flag), forKey: keys.flag)
-        encoder.encode(.integer(kind), forKey: keys.kind)
-        if let para { encoder.encode(.integer(para), forKey: keys.para) }
-        if let reserved, let key = keys.reserved { encoder.encode(.integer(reserved), forKey: key) }
+        try encodeString(name, forKey: Key.name)
+        try encodeString(type, forKey: Key.type)
+        try encoder.encodeStringObject(rectText, forKey: Key.rect)
+        encoder.encode(.integer(flag), forKey: Key.flag)
+        encoder.encode(.integer(kind), forKey: Key.kind)
+        if let para { encoder.encode(.integer(para), forKey: Key.para) }
     }
 }

@@ -1,3 +1,4 @@
+import ModelDocument
 import TypedStream
 import TypedStreamExport
 
@@ -34,12 +35,15 @@ struct ConversionOptions: Sendable {
 
 /// Converts archives between formats.
 enum Converter {
-    /// The keyed export's options: Model records use the same keys as `model export`
-    /// (md_name, md_rt …).
-    static var keyedOptions: KeyedArchiveExporter.Options {
-        var options = KeyedArchiveExporter.Options()
-        options.modelKeys = .ivarNames
-        return options
+    /// The keyed export's options.
+    static var keyedOptions: KeyedArchiveExporter.Options { KeyedArchiveExporter.Options() }
+
+    /// The keyed archive of a Model document's typedstream in the one keyed form of Model
+    /// documents, the one `model export` writes and `model import` reads (root `ModelDocument`;
+    /// see ModelDocument's `KeyedModelArchive`); `nil` for any other archive, which the generic
+    /// export converts.
+    static func keyedModelDocument(_ bytes: [UInt8]) throws -> [UInt8]? {
+        try KeyedModelArchive.convert(typedstream: bytes)
     }
 
     /// Converts typedstream `bytes` to `format`. Throws ``WireError`` (bad input) or the
@@ -60,6 +64,10 @@ enum Converter {
             try ArchiveJSON.write(ArchiveIndex(bytes: bytes, compiled: &compiled), to: &out)
         case .keyed:
             _ = try ArchiveIndex(bytes: bytes, compiled: &compiled)
+            if let document = try keyedModelDocument(bytes) {
+                out.append(document)
+                return
+            }
             try KeyedArchiveExporter.writeBinary(typedstream: bytes, options: keyedOptions, to: &out)
         case .keyedXML, .typedstream:
             out.append(try convert(bytes, to: format, options: options, compiled: &compiled))
@@ -81,6 +89,9 @@ enum Converter {
             // the other formats: a few milliseconds for 4 MB); the Unarchiver then decodes
             // straight from the bytes, with no graph unless a codec asks for one.
             _ = try ArchiveIndex(bytes: bytes, compiled: &compiled)
+            if let document = try keyedModelDocument(bytes) {
+                return format == .keyed ? document : Array(try xmlText(KeyedArchiveImporter.plist(from: document)).utf8)
+            }
             return format == .keyed
                 ? try KeyedArchiveExporter.binary(typedstream: bytes, options: keyedOptions)
                 : try keyedXML(bytes, options: keyedOptions)
@@ -89,13 +100,15 @@ enum Converter {
 
     /// The XML keyed archive; a value XML cannot hold is refused with a pointer to `--to keyed`.
     private static func keyedXML(_ bytes: [UInt8], options: KeyedArchiveExporter.Options) throws(KeyedArchiveError) -> [UInt8] {
-        let text: String
+        Array(try xmlText(KeyedArchiveExporter.export(typedstream: bytes, options: options)).utf8)
+    }
+
+    /// The XML text of a keyed archive; a value XML cannot hold is refused with a pointer to `--to keyed`.
+    private static func xmlText(_ archive: PlistValue) throws(KeyedArchiveError) -> String {
         do {
-            text = try KeyedArchiveExporter.xml(typedstream: bytes, options: options)
+            return try XMLPlistWriter.write(archive)
         } catch {
-            guard error.code == .notRepresentableInXML else { throw error }
-            throw KeyedArchiveError(error.code, error.reason + " (use --to keyed)")
+            throw KeyedArchiveError(.notRepresentableInXML, "\(error) (use --to keyed)")
         }
-        return Array(text.utf8)
     }
 }
