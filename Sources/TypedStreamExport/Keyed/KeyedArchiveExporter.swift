@@ -157,12 +157,30 @@ public enum KeyedArchiveExporter {
         return capture.bytes
     }
 
-    /// ``export(typedstream:registry:options:)`` as an XML property list. Throws
-    /// ``KeyedArchiveError`` with code ``KeyedArchiveError/Code/notRepresentableInXML`` for a
-    /// value XML 1.0 cannot hold (see ``XMLPlistWriter``).
+    /// Writes ``export(typedstream:registry:options:)`` as an XML property list to `out`, one
+    /// `$objects` entry at a time (the table kept packed, as for ``writeBinary(typedstream:registry:options:to:)``).
+    /// Throws ``KeyedArchiveError`` before anything is written: bad input, or code
+    /// ``KeyedArchiveError/Code/notRepresentableInXML`` for a value XML 1.0 cannot hold (see
+    /// ``XMLPlistWriter``).
+    public static func writeXML(typedstream bytes: [UInt8], registry: ClassRegistry = .foundation,
+                                options: Options = Options(), to out: inout OutputWriter) throws(KeyedArchiveError) {
+        let (top, objects) = try encode(typedstream: bytes, registry: registry, options: options)
+        do {
+            try XMLPlistWriter.writeKeyedArchive(version: archiveVersion, top: top, objects: objects, to: &out)
+        } catch {
+            throw KeyedArchiveError(.notRepresentableInXML, "\(error)")
+        }
+    }
+
+    /// ``export(typedstream:registry:options:)`` as an XML property list. Throws as
+    /// ``writeXML(typedstream:registry:options:to:)``.
     public static func xml(typedstream bytes: [UInt8], registry: ClassRegistry = .foundation,
                            options: Options = Options()) throws(KeyedArchiveError) -> String {
-        try xmlText(try export(typedstream: bytes, registry: registry, options: options))
+        let capture = CapturedOutput()
+        var out = OutputWriter(sink: capture)
+        try writeXML(typedstream: bytes, registry: registry, options: options, to: &out)
+        out.flush()
+        return String(decoding: capture.bytes, as: UTF8.self)
     }
 
     /// ``export(_:options:)`` as a binary (`bplist00`) property list.

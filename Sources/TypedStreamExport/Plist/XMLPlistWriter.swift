@@ -42,16 +42,21 @@ public enum XMLPlistWriter {
     /// The XML text of `value`. Throws ``Unrepresentable`` for a string (or dictionary key)
     /// holding a character XML 1.0 cannot hold, or a date outside the years 1 to 9999.
     public static func write(_ value: PlistValue) throws(Unrepresentable) -> String {
-        var out = """
+        var out = header
+        try append(value, indent: 0, into: &out)
+        out += footer
+        return out
+    }
+
+    /// What every document starts with, up to its root value.
+    static let header = """
         <?xml version="1.0" encoding="UTF-8"?>
         <!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" "http://www.apple.com/DTDs/PropertyList-1.0.dtd">
         <plist version="1.0">
 
         """
-        try append(value, indent: 0, into: &out)
-        out += "</plist>\n"
-        return out
-    }
+    /// What every document ends with, after its root value.
+    static let footer = "</plist>\n"
 
     /// `s` as XML character data. Throws ``Unrepresentable`` (without a path) for a character
     /// XML 1.0 cannot hold.
@@ -78,7 +83,7 @@ public enum XMLPlistWriter {
         return r
     }
 
-    private static func append(_ value: PlistValue, indent: Int, into out: inout String) throws(Unrepresentable) {
+    static func append(_ value: PlistValue, indent: Int, into out: inout String) throws(Unrepresentable) {
         let pad = String(repeating: "\t", count: indent)
         switch value {
         case .string(let s): out += "\(pad)<string>\(try escape(s, what: "string"))</string>\n"

@@ -46,16 +46,10 @@ enum Converter {
         try KeyedModelArchive.convert(typedstream: bytes)
     }
 
-    /// Converts typedstream `bytes` to `format`. Throws ``WireError`` (bad input) or the
-    /// format's own error.
-    static func convert(_ bytes: [UInt8], to format: ConversionFormat, options: ConversionOptions) throws -> [UInt8] {
-        var compiled = CompiledTypeStrings()
-        return try convert(bytes, to: format, options: options, compiled: &compiled)
-    }
 
     /// Converts typedstream `bytes` to `format`, writing the result to `out` as it is made
-    /// (lossless JSON and keyed binary plists stream; the other formats are made whole, then
-    /// written). Throws
+    /// (lossless JSON and keyed plists stream; a typedstream in the other byte order is made
+    /// whole, then written; so is the keyed form of a Model document). Throws
     /// ``WireError`` (bad input) or the format's own error.
     static func write(_ bytes: [UInt8], to format: ConversionFormat, options: ConversionOptions,
                       compiled: inout CompiledTypeStrings, into out: inout OutputWriter) throws {
@@ -69,38 +63,23 @@ enum Converter {
                 return
             }
             try KeyedArchiveExporter.writeBinary(typedstream: bytes, options: keyedOptions, to: &out)
-        case .keyedXML, .typedstream:
-            out.append(try convert(bytes, to: format, options: options, compiled: &compiled))
-        }
-    }
-
-    /// ``convert(_:to:options:)``, starting with the type strings in `compiled` and adding those
-    /// it compiles (a batch carries them from file to file; see ``CompiledTypeStrings``).
-    static func convert(_ bytes: [UInt8], to format: ConversionFormat, options: ConversionOptions, compiled: inout CompiledTypeStrings) throws -> [UInt8] {
-        switch format {
+        case .keyedXML:
+            _ = try ArchiveIndex(bytes: bytes, compiled: &compiled)
+            if let document = try keyedModelDocument(bytes) {
+                out.append(try xmlText(KeyedArchiveImporter.plist(from: document)))
+                return
+            }
+            do {
+                try KeyedArchiveExporter.writeXML(typedstream: bytes, options: keyedOptions, to: &out)
+            } catch {
+                guard error.code == .notRepresentableInXML else { throw error }
+                throw KeyedArchiveError(.notRepresentableInXML, "\(error.reason) (use --to keyed)")
+            }
         case .typedstream:
             // Every token written anew in the other byte order, from the checked reader (the
             // bytes are those the graph writer gives: tested over the corpus both ways).
-            return try ArchiveIndex(bytes: bytes, compiled: &compiled).write(byteOrder: options.byteOrder)
-        case .json:
-            return try ArchiveJSON.encode(ArchiveReader.read(bytes, compiled: &compiled))
-        case .keyed, .keyedXML:
-            // Bad bytes are refused by the checked reader (its error, with the offset, as for
-            // the other formats: a few milliseconds for 4 MB); the Unarchiver then decodes
-            // straight from the bytes, with no graph unless a codec asks for one.
-            _ = try ArchiveIndex(bytes: bytes, compiled: &compiled)
-            if let document = try keyedModelDocument(bytes) {
-                return format == .keyed ? document : Array(try xmlText(KeyedArchiveImporter.plist(from: document)).utf8)
-            }
-            return format == .keyed
-                ? try KeyedArchiveExporter.binary(typedstream: bytes, options: keyedOptions)
-                : try keyedXML(bytes, options: keyedOptions)
+            out.append(try ArchiveIndex(bytes: bytes, compiled: &compiled).write(byteOrder: options.byteOrder))
         }
-    }
-
-    /// The XML keyed archive; a value XML cannot hold is refused with a pointer to `--to keyed`.
-    private static func keyedXML(_ bytes: [UInt8], options: KeyedArchiveExporter.Options) throws(KeyedArchiveError) -> [UInt8] {
-        Array(try xmlText(KeyedArchiveExporter.export(typedstream: bytes, options: options)).utf8)
     }
 
     /// The XML text of a keyed archive; a value XML cannot hold is refused with a pointer to `--to keyed`.
