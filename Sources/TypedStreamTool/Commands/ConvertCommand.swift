@@ -13,7 +13,8 @@ struct ConvertCommand: Subcommand {
         discussion: """
             Formats: json (lossless; 'typedstream encode' writes the original bytes back), keyed \
             (an NSKeyedArchiver binary plist), keyed-xml (the same as an XML plist), typedstream \
-            (with --byte-order big or little: rewrite a NeXT big-endian archive for Intel, or back).
+            (with --byte-order big or little: rewrite a NeXT big-endian archive for Intel, or back; \
+            a keyed archive, binary or XML, of classes that have codecs converts back to a typedstream).
 
             One FILE is written to -o FILE, or to standard output, or into -o DIR when DIR is a \
             folder (or ends with '/'). Several FILEs, or folders with --recursive, need -o DIR: each \
