@@ -4,7 +4,8 @@
 /// container, one member per line otherwise — without knowing the elements in advance.
 ///
 /// A container's layout is decided at its first container element (or at its end, when it has
-/// none); until then its scalars wait, rendered, in a small buffer. Only the innermost
+/// none, or once its waiting scalars pass 1 MiB of text: then one element per line, so that
+/// memory stays bounded); until then its scalars wait, rendered, in a small buffer. Only the innermost
 /// container can be undecided (a container element decides its parent), so that buffer holds
 /// the scalars of one container at most. Everything else goes straight to the text writer and,
 /// every 32 KiB, to the output.
@@ -110,6 +111,26 @@ struct PlainJSONWriter: ~Copyable {
     /// Decides the undecided container: block for an array with a container element, hug for an
     /// object whose only container is its last member, else one line; then writes what waited.
     private mutating func decide(childIsContainer: Bool, _ sink: inout OutputWriter) {
+        let draining = captures.isEmpty
+        writeUndecided(childIsContainer: childIsContainer) { json in
+            // What waited can be much (a long array of strings): out with it as it goes.
+            if draining { json.drainIfLarge(into: &sink) }
+        }
+    }
+
+    /// The most text an undecided container keeps waiting: past it, the container is laid out as
+    /// if a container element had come (one element per line), so that a long array of
+    /// scalars streams instead of waiting whole in memory.
+    static let largestUndecided = 1 << 20
+
+    /// Decides the undecided container early once its waiting text passes ``largestUndecided``.
+    private mutating func decideIfLarge() {
+        if scratch.bufferedCount > Self.largestUndecided { writeUndecided(childIsContainer: true) { _ in } }
+    }
+
+    /// Lays out and writes the undecided container (see ``decide(childIsContainer:_:)``),
+    /// calling `drain` after each entry it writes.
+    private mutating func writeUndecided(childIsContainer: Bool, drain: (inout JSONTextWriter) -> Void) {
         guard let pending = undecided else { return }
         undecided = nil
         let layout: JSONTextWriter.Layout
@@ -128,8 +149,7 @@ struct PlainJSONWriter: ~Copyable {
             let piece = UnsafeBufferPointer(rebasing: text[start..<end])
             if entry < 0 { json.rawKey(piece) } else { json.rawValue(piece) }
             start = end
-            // What waited can be much (a long array of strings): out with it as it goes.
-            if captures.isEmpty { json.drainIfLarge(into: &sink) }
+            drain(&json)
         }
         scratch.truncate(to: 0)
     }
@@ -152,6 +172,7 @@ struct PlainJSONWriter: ~Copyable {
             scratch.string(name)
             undecided!.keys += 1
             undecided!.entries.append(-Int32(truncatingIfNeeded: scratch.bufferedCount))
+            decideIfLarge()
         } else {
             json.key(text: name)
         }
@@ -166,6 +187,7 @@ struct PlainJSONWriter: ~Copyable {
         if undecided != nil {
             body(&scratch)
             undecided!.entries.append(Int32(truncatingIfNeeded: scratch.bufferedCount))
+            decideIfLarge()
         } else {
             body(&json)
         }
