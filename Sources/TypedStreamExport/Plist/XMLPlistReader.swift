@@ -240,24 +240,13 @@ struct XMLPlistParser {
             guard position > nameStart else { throw error(at: offset, "a tag without a name") }
             let name = String(decoding: bytes[nameStart..<position], as: UTF8.self)
             // Attributes are skipped: quoted values may hold '>' and '/'.
-            var quote: UInt8?
-            while position < bytes.count {
-                let byte = bytes[position]
-                if let q = quote {
-                    if byte == q { quote = nil }
-                } else if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "'") {
-                    quote = byte
-                } else if byte == UInt8(ascii: ">") {
-                    let empty = bytes[position - 1] == UInt8(ascii: "/") && position - 1 >= nameStart
-                    position += 1
-                    guard !(closing && empty) else { throw error(at: offset, "a tag both closing and empty") }
-                    return Tag(name: name, offset: offset, closing: closing, empty: empty)
-                } else if byte == UInt8(ascii: "<") {
-                    break
-                }
-                position += 1
+            guard skipUnquoted(until: UInt8(ascii: ">"), or: UInt8(ascii: "<")) == UInt8(ascii: ">") else {
+                throw error(at: offset, "unterminated tag <\(Self.excerpt(name))")
             }
-            throw error(at: offset, "unterminated tag <\(Self.excerpt(name))")
+            let empty = bytes[position - 1] == UInt8(ascii: "/") && position - 1 >= nameStart
+            position += 1
+            guard !(closing && empty) else { throw error(at: offset, "a tag both closing and empty") }
+            return Tag(name: name, offset: offset, closing: closing, empty: empty)
         }
     }
 
@@ -269,6 +258,19 @@ struct XMLPlistParser {
     /// Skips `<!DOCTYPE …>`; refuses an internal subset (`[…]`), where entities are declared.
     mutating func doctype() throws(KeyedArchiveError) {
         let start = position
+        switch skipUnquoted(until: UInt8(ascii: ">"), or: UInt8(ascii: "[")) {
+        case UInt8(ascii: ">"):
+            position += 1
+        case UInt8(ascii: "["):
+            throw error(at: position, "a DOCTYPE with an internal subset (entity declarations) is not accepted")
+        default:
+            throw error(at: start, "unterminated DOCTYPE")
+        }
+    }
+
+    /// Moves to the first `end` or `other` outside a quoted value (`"…"` or `'…'`) and returns
+    /// that byte, leaving the position on it; `nil` (at the end of the input) when there is none.
+    mutating func skipUnquoted(until end: UInt8, or other: UInt8) -> UInt8? {
         var quote: UInt8?
         while position < bytes.count {
             let byte = bytes[position]
@@ -276,15 +278,12 @@ struct XMLPlistParser {
                 if byte == q { quote = nil }
             } else if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "'") {
                 quote = byte
-            } else if byte == UInt8(ascii: "[") {
-                throw error(at: position, "a DOCTYPE with an internal subset (entity declarations) is not accepted")
-            } else if byte == UInt8(ascii: ">") {
-                position += 1
-                return
+            } else if byte == end || byte == other {
+                return byte
             }
             position += 1
         }
-        throw error(at: start, "unterminated DOCTYPE")
+        return nil
     }
 
     mutating func expectEnd(_ name: String) throws(KeyedArchiveError) {
