@@ -48,7 +48,7 @@ import TypedStreamExport
         let sample = try [UInt8](Data(contentsOf: PackageRoot.samples.appendingPathComponent("strings-array.typedstream")))
         let keyed = try Self.convert(sample, to: .keyed)
         let xml = try Self.convert(sample, to: .keyedXML)
-        #expect(Converter.isKeyedArchive(keyed) && Converter.isKeyedArchive(xml) && !Converter.isKeyedArchive(sample))
+        #expect(FormatDetector.startsAsPropertyList(keyed) && FormatDetector.startsAsPropertyList(xml) && !FormatDetector.startsAsPropertyList(sample))
         #expect(try Self.convert(keyed, to: .typedstream) == sample)
         #expect(try Self.convert(xml, to: .typedstream) == sample)
     }

@@ -78,19 +78,11 @@ enum Converter {
         case .typedstream:
             // A keyed archive (binary or XML plist) of classes with codecs comes back as the
             // typedstream NSArchiver would write; read with the bounded plist readers.
-            let typedstream = isKeyedArchive(bytes) ? try KeyedArchiveImporter.typedstream(fromKeyed: bytes) : bytes
+            let typedstream = FormatDetector.startsAsPropertyList(bytes) ? try KeyedArchiveImporter.typedstream(fromKeyed: bytes) : bytes
             // Every token written anew in the other byte order, from the checked reader (the
             // bytes are those the graph writer gives: tested over the corpus both ways).
             out.append(try ArchiveIndex(bytes: typedstream, compiled: &compiled).write(byteOrder: options.byteOrder))
         }
-    }
-
-    /// Whether `bytes` look like a property list (binary `bplist00`, or XML), which
-    /// `--to typedstream` reads as a keyed archive.
-    static func isKeyedArchive(_ bytes: [UInt8]) -> Bool {
-        if bytes.starts(with: "bplist00".utf8) { return true }
-        let text = bytes.drop { $0 == 0xEF || $0 == 0xBB || $0 == 0xBF || $0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D }
-        return text.starts(with: "<?xml".utf8) || text.starts(with: "<plist".utf8) || text.starts(with: "<!DOCTYPE plist".utf8)
     }
 
     /// The XML text of a keyed archive; a value XML cannot hold is refused with a pointer to `--to keyed`.

@@ -142,11 +142,23 @@ public enum FormatDetector {
                          reason: "header \"bplist00\"; no top-level \"$archiver\" key")
     }
 
-    private static func detectXML(_ bytes: [UInt8]) -> Detection? {
+    /// Whether `bytes` start as a property list — `bplist00`, or an XML document (see
+    /// ``xmlHead(_:)``) — without parsing them.
+    static func startsAsPropertyList(_ bytes: [UInt8]) -> Bool {
+        bytes.starts(with: "bplist00".utf8) || xmlHead(bytes) != nil
+    }
+
+    /// The first 4 KiB of `bytes` as text, after a byte-order mark and white space, when they
+    /// start an XML document (`<?xml`, `<!DOCTYPE` or `<plist`); `nil` otherwise.
+    private static func xmlHead(_ bytes: [UInt8]) -> String? {
         var start = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
         while start < bytes.count, [0x20, 0x09, 0x0A, 0x0D].contains(bytes[start]) { start += 1 }
         let head = String(decoding: bytes[start..<min(bytes.count, start + 4096)], as: UTF8.self)
-        guard head.hasPrefix("<?xml") || head.hasPrefix("<!DOCTYPE") || head.hasPrefix("<plist") else { return nil }
+        return head.hasPrefix("<?xml") || head.hasPrefix("<!DOCTYPE") || head.hasPrefix("<plist") ? head : nil
+    }
+
+    private static func detectXML(_ bytes: [UInt8]) -> Detection? {
+        guard let head = xmlHead(bytes) else { return nil }
         guard head.contains("<plist") || head.contains("DOCTYPE plist") else {
             return Detection(.unknown, "unknown (XML, not a property list)", reason: "starts with an XML prolog but has no <plist> element near the start")
         }
