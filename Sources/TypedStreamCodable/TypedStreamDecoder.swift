@@ -152,7 +152,7 @@ final class GroupCursor {
 
     func next() throws -> RecordSource {
         guard let source = try peek() else {
-            throw CoderError(.noMoreValues, at: record.source?.endOffset, "expected a value, found the end of \(record.archiveClassChain.first?.name ?? "the record")")
+            throw CoderError(.noMoreValues, at: record.endOffset, "expected a value, found the end of \(record.archiveClassChain.first?.name ?? "the record")")
         }
         index += 1
         return source

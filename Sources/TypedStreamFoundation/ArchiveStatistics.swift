@@ -75,24 +75,20 @@ public struct ArchiveStatistics: Sendable {
         let decoder = try Unarchiver(bytes: bytes, registry: registry, options: options)
         _ = try decoder.decodeTopLevelItems()
         var statistics = ArchiveStatistics()
-        // Objects of one class often come in a row: counted under the last name until it changes.
-        var lastName: ArraySlice<UInt8> = []
-        var run = ClassCount()
-        func endRun() {
-            guard run.typed + run.generic > 0 else { return }
-            let name = String(decoding: lastName, as: UTF8.self)
-            statistics.perClass[name, default: ClassCount()].typed += run.typed
-            statistics.perClass[name, default: ClassCount()].generic += run.generic
-            run = ClassCount()
-        }
+        // Counted by the class name's bytes; a name is made once per class, at the end.
+        var counts: [ArraySlice<UInt8>: ClassCount] = [:]
         decoder.forEachDecodedObject { name, instance in
-            if name != lastName {
-                endRun()
-                lastName = name
+            if instance is GenericObject {
+                counts[name, default: ClassCount()].generic += 1
+            } else {
+                counts[name, default: ClassCount()].typed += 1
             }
-            if instance is GenericObject { run.generic += 1 } else { run.typed += 1 }
         }
-        endRun()
+        for (name, count) in counts {
+            let text = String(decoding: name, as: UTF8.self)
+            statistics.perClass[text, default: ClassCount()].typed += count.typed
+            statistics.perClass[text, default: ClassCount()].generic += count.generic
+        }
         for count in statistics.perClass.values {
             statistics.typed += count.typed
             statistics.generic += count.generic

@@ -107,7 +107,8 @@ struct StreamingTests {
             let decoder = try Unarchiver(bytes: bytes, options: Self.options(streaming: streaming))
             let root = try #require(try decoder.decodeRootObject() as? GenericObject)
             #expect(root.archiveClassChain.first?.name == "Node")
-            #expect(root.groups.count == 4 && root.source != nil)
+            #expect(root.groups.count == 4 && (root.source != nil) == !streaming)
+            #expect(root.endOffset == bytes.count - 1)
         }
         // A codec that reads the wrong type: the same error, with the same offset.
         var wrong = ClassRegistry()

@@ -9,8 +9,11 @@ public final class GenericObject: ArchivableObject, HoldsObjects, CustomStringCo
     /// The decoded instances of the objects the groups refer to, by the identity of their
     /// ``ArchivedObject``.
     public var objects: [ObjectIdentifier: AnyObject] = [:]
-    /// The graph entry this object was decoded from.
+    /// The graph entry this object was decoded from, when it was decoded over the graph (`nil`
+    /// when a streaming decode read it straight from the bytes).
     public private(set) var source: ArchivedObject?
+    /// The byte offset of the object's end-of-object marker in the archive it was read from.
+    public private(set) var endOffset: Int?
 
     /// Creates an empty generic object.
     public init() {}
@@ -25,12 +28,13 @@ public final class GenericObject: ArchivableObject, HoldsObjects, CustomStringCo
     /// Takes every remaining group of the object.
     public func decodeContents(with decoder: Unarchiver) throws {
         archiveClassChain = decoder.currentClassChain
-        source = decoder.currentObject
+        source = decoder.currentGraphObject
         while decoder.hasMoreGroups {
             let group = try decoder.decodeGroup()
             for index in 0..<group.valueCount { try collect(group.value(at: index), decoder) }
             groups.append(group)
         }
+        endOffset = decoder.currentObjectEndOffset
     }
 
     private func collect(_ value: ArchivedValue, _ decoder: Unarchiver) throws {

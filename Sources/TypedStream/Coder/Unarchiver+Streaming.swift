@@ -30,6 +30,12 @@ struct StreamingState {
     var open: [StreamedObject] = []
     /// Per shared-string slot: the type string a group with that type string was last taken as.
     var typeStrings: [StreamedTypeString?] = []
+    /// Per shared-string slot: the head of the groups taken whole with that type string (see
+    /// ``Unarchiver/streamGroupAsArchived()``), as the graph reader shares them.
+    var groupHeads: [GroupHead?] = []
+    /// Per object-table slot: the graph-style entry that groups taken whole refer to the object
+    /// by (made when first needed; `nil` elsewhere).
+    var entries: [ArchivedObject?] = []
     /// The top-level groups taken so far.
     var topLevelGroupsTaken = 0
     /// Set when the stream cannot go on: the top-level call under way is done again on the graph.
@@ -53,13 +59,21 @@ final class StreamedClass {
     let name: ArraySlice<UInt8>
     /// The slot of its superclass; `nil` for a root class.
     var superclassSlot: Int?
+    /// The width of the reference that named its superclass (`nil` when the superclass was new).
+    var superclassReferenceWidth: IntegerWidth?
     /// Its chain and the type that decodes its objects, once worked out.
     var info: Unarchiver.ClassInfo?
+    /// The token that defined it (for its graph-style entry: name decision, version width, slot).
+    let token: CompactToken
+    /// Its graph-style entry, once a group taken whole needed it.
+    var entry: ArchivedClass?
 
-    /// A class named `name` (as archived) with link `link`; its superclass is set when read.
-    init(link: ArchiveClassLink, name: ArraySlice<UInt8>) {
+    /// A class named `name` (as archived) with link `link`, defined by `token`; its superclass
+    /// is set when read.
+    init(link: ArchiveClassLink, name: ArraySlice<UInt8>, token: CompactToken) {
         self.link = link
         self.name = name
+        self.token = token
     }
 }
 
@@ -121,7 +135,7 @@ extension Unarchiver {
 
     /// Runs `body` on the reader; a wire error marks the stream as needing the graph.
     @inline(__always)
-    private func streamRead<Result>(_ body: (inout TokenReader) throws(WireError) -> Result) throws(CoderError) -> Result {
+    func streamRead<Result>(_ body: (inout TokenReader) throws(WireError) -> Result) throws(CoderError) -> Result {
         guard !stream.needsGraph else { throw Self.streamingStops }
         do {
             return try body(&stream.reader)
@@ -133,7 +147,7 @@ extension Unarchiver {
 
     /// The next token of a group entered with the reader's frame, or of an array inside one;
     /// marks the stream as needing the graph on any error or at the end.
-    private func streamNext() throws(CoderError) -> CompactToken {
+    func streamNextToken() throws(CoderError) -> CompactToken {
         guard let token = try streamRead({ (reader) throws(WireError) in try reader.nextCompact() }) else { throw streamNeedsGraph() }
         return token
     }
@@ -161,7 +175,7 @@ extension Unarchiver {
 
     /// The next value token of `group`.
     private func streamNext(in group: inout StreamedGroup) throws(CoderError) -> CompactToken {
-        guard group.isDirect else { return try streamNext() }
+        guard group.isDirect else { return try streamNextToken() }
         guard group.pc < group.end else { throw streamNeedsGraph() }
         let pc = group.pc
         group.pc += 1
@@ -232,7 +246,12 @@ extension Unarchiver {
             return try streamRawBytes(in: &group)
         case .cString:
             return try streamCString(in: &group)
-        case .object, .classObject, .pointer, .bitfield, .void, .unknown:
+        case .object:
+            // Inside a group of several values: a new object is decoded where it stands.
+            let token = try streamNext(in: &group)
+            guard token.code == .object else { throw streamNeedsGraph() }
+            return try streamObjectValue(token)
+        case .classObject, .pointer, .bitfield, .void, .unknown:
             throw streamNeedsGraph()
         default:
             return try streamScalar(streamNext(in: &group))
@@ -243,6 +262,11 @@ extension Unarchiver {
     private func streamCString(in group: inout StreamedGroup) throws(CoderError) -> ArchivedValue {
         let token = try streamNext(in: &group)
         guard token.code == .cString else { throw streamNeedsGraph() }
+        return try streamCStringValue(token)
+    }
+
+    /// The value of a `*` token.
+    func streamCStringValue(_ token: CompactToken) throws(CoderError) -> ArchivedValue {
         switch token.form {
         case .null:
             return .cString(nil, referenceWidth: nil)
@@ -286,12 +310,12 @@ extension Unarchiver {
             }
             return instance
         default:
-            return try streamNewObject(slot: token.slot, offset: token.start)
+            return try streamDecodeNewObject(slot: token.slot, offset: token.start)
         }
     }
 
     /// Reads the class chain of the new object in `slot` (at `offset`), then decodes it.
-    private func streamNewObject(slot: Int, offset: Int) throws(CoderError) -> AnyObject {
+    func streamDecodeNewObject(slot: Int, offset: Int) throws(CoderError) -> AnyObject {
         guard stream.open.count < options.limits.maximumNesting else { throw streamNeedsGraph() }
         let first = try streamClassChain()
         let (chain, type) = streamClassInfo(first)
@@ -323,14 +347,17 @@ extension Unarchiver {
             case .new:
                 let name = stream.reader.bytes[link.payload]
                 stream.classes.pad(toInclude: link.slot, with: nil)
-                stream.classes[link.slot] = StreamedClass(link: ArchiveClassLink(String(decoding: name, as: UTF8.self), version: link.value), name: name)
+                stream.classes[link.slot] = StreamedClass(link: ArchiveClassLink(String(decoding: name, as: UTF8.self), version: link.value), name: name, token: link)
                 if let previous { stream.classes[previous]?.superclassSlot = link.slot }
                 previous = link.slot
                 if first == nil { first = link.slot }
                 continue
             case .reference:
                 guard link.slot < stream.classes.count, stream.classes[link.slot] != nil else { throw streamNeedsGraph() }
-                if let previous { stream.classes[previous]?.superclassSlot = link.slot }
+                if let previous {
+                    stream.classes[previous]?.superclassSlot = link.slot
+                    stream.classes[previous]?.superclassReferenceWidth = link.width
+                }
                 if first == nil { first = link.slot }
             default:
                 break  // nil ends the chain

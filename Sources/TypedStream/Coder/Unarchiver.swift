@@ -183,6 +183,19 @@ public final class Unarchiver {
         return cursors.last?.owner
     }
 
+    /// The object being decoded when decoding over the graph; `nil` while streaming (without
+    /// making the call go over the graph, as ``currentObject`` does).
+    var currentGraphObject: ArchivedObject? { isStreaming ? nil : cursors.last?.owner }
+
+    /// The byte offset of the current object's end-of-object marker (`0x86`) in the source
+    /// archive, once all its groups are taken while streaming (over the graph, at any time);
+    /// `nil` at the top level or for an object not read from bytes.
+    public var currentObjectEndOffset: Int? {
+        guard isStreaming else { return cursors.last?.owner?.endOffset }
+        guard !stream.open.isEmpty, !stream.needsGraph, !streamHasMoreGroups, stream.reader.offset < stream.reader.bytes.count else { return nil }
+        return stream.reader.offset
+    }
+
     /// The byte offset of the current object's `0x84` in the source archive, or `nil` at the
     /// top level (or for an object not read from bytes): what codecs name in their errors.
     public var currentObjectOffset: Int? {
@@ -307,7 +320,7 @@ public final class Unarchiver {
 
     /// Takes the next group whatever its type (for generic decoding). Throws at the end.
     public func decodeGroup() throws(CoderError) -> ArchivedGroup {
-        try streamingOrGraph({ () throws(CoderError) in throw streamNeedsGraph() }, graphGroup)
+        try streamingOrGraph(streamGroupAsArchived, graphGroup)
     }
 
     private func graphGroup() throws(CoderError) -> ArchivedGroup {
@@ -558,7 +571,20 @@ public final class Unarchiver {
 
     /// The decoded instance for an `@` value (`nil` for nil).
     public func object(for value: ArchivedValue) throws(CoderError) -> AnyObject? {
-        try streamingOrGraph({ () throws(CoderError) in throw streamNeedsGraph() }, { () throws(CoderError) in try graphObject(for: value) })
+        try streamingOrGraph({ () throws(CoderError) in
+            switch value {
+            case .object(nil, _): return nil
+            case .object(let entry?, _): return try streamedObject(for: entry)
+            case .objectSlotClass(let entry, _): return ClassReference(entry)
+            default: throw streamNeedsGraph()
+            }
+        }, { () throws(CoderError) in try graphObject(for: value) })
+    }
+
+    /// The instance a group taken while streaming refers to by `entry`.
+    private func streamedObject(for entry: ArchivedObject) throws(CoderError) -> AnyObject {
+        guard let instance = streamInstance(of: entry) else { throw streamNeedsGraph() }
+        return instance
     }
 
     private func graphObject(for value: ArchivedValue) throws(CoderError) -> AnyObject? {
@@ -579,7 +605,7 @@ public final class Unarchiver {
     /// The decoded instance for a graph object, decoding it on first use. The instance is
     /// registered before its contents are read, so cycles resolve to it.
     public func object(for entry: ArchivedObject) throws(CoderError) -> AnyObject {
-        try streamingOrGraph({ () throws(CoderError) in throw streamNeedsGraph() }, { () throws(CoderError) in try graphObject(for: entry) })
+        try streamingOrGraph({ () throws(CoderError) in try streamedObject(for: entry) }, { () throws(CoderError) in try graphObject(for: entry) })
     }
 
     private func graphObject(for entry: ArchivedObject) throws(CoderError) -> AnyObject {
