@@ -50,7 +50,7 @@ import TypedStream
     }
 
     @Test func errorsInPiecesKeepTheirPathAndOffset() throws {
-        let bad = Self.canonical.replacingOccurrences(of: #""version": 2"#, with: #""version": "two""#)
+        let bad = Self.canonical.replacing(#""version": 2"#, with: #""version": "two""#)
         for size in [1, 5, 1 << 20] {
             do {
                 _ = try Self.bytesInPieces(bad, size: size)
