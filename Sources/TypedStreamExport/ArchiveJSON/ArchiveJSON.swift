@@ -89,16 +89,54 @@ public enum ArchiveJSON {
     /// Throws ``ArchiveJSONError`` on invalid JSON (with its byte offset) and on any schema
     /// violation (with its JSON path). Like an archive from ``ArchiveReader``, the archive owns
     /// its objects (they may refer to each other in cycles): keep it alive while you use them.
+    ///
+    /// The text is read front to back, once: objects, groups, arrays and structures are built as
+    /// they come rather than from a parsed copy of the whole document, so the memory this takes
+    /// is about the archive's, not the text's (see ``decode(options:reading:)`` for text read
+    /// piece by piece). Where a document has several faults, the first in document order is
+    /// the one reported.
     public static func decode(_ json: [UInt8], options: DecodingOptions = DecodingOptions()) throws(ArchiveJSONError) -> Archive {
-        let value = try JSONValue.parse(json, maximumDepth: options.maximumJSONDepth)
-        return try decode(value, options: options)
+        var source = JSONTextReader(bytes: json, maximumDepth: options.maximumJSONDepth)
+        return try decode(&source, options: options)
+    }
+
+    /// Reads lossless JSON text handed out piece by piece by `read`, which appends the next
+    /// bytes to its argument and returns `true` once the text has ended (a file or standard
+    /// input read in chunks): a document far larger than memory is read in one pass, keeping
+    /// only the archive it describes. Throws ``ArchiveJSONError`` as ``decode(_:options:)``
+    /// does, or what `read` throws.
+    public static func decode(options: DecodingOptions = DecodingOptions(), reading read: (inout [UInt8]) throws -> Bool) throws -> Archive {
+        var failure: (any Error)? = nil
+        do {
+            return try withoutActuallyEscaping(read) { read throws(ArchiveJSONError) -> Archive in
+                var source = JSONTextReader(maximumDepth: options.maximumJSONDepth) { bytes throws(ArchiveJSONError) -> Bool in
+                    do {
+                        return try read(&bytes)
+                    } catch {
+                        failure = error
+                        throw ArchiveJSONError(.syntax, "the JSON text could not be read: \(error)")
+                    }
+                }
+                return try decode(&source, options: options)
+            }
+        } catch {
+            if let failure { throw failure }
+            throw error
+        }
     }
 
     /// Reads an already parsed lossless JSON document. Throws like ``decode(_:options:)``.
     public static func decode(_ value: JSONValue, options: DecodingOptions = DecodingOptions()) throws(ArchiveJSONError) -> Archive {
+        var source = JSONTreeSource(value)
+        return try decode(&source, options: options)
+    }
+
+    private static func decode(_ source: inout some JSONPullSource, options: DecodingOptions) throws(ArchiveJSONError) -> Archive {
         var decoder = ArchiveJSONDecoder(maximumNesting: options.maximumNesting, limits: options.limits)
         do {
-            return try decoder.decodeDocument(value)
+            let archive = try decoder.decodeDocument(&source)
+            try source.finish()
+            return archive
         } catch {
             decoder.releaseObjects()
             throw error

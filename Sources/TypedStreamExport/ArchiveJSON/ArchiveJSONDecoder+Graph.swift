@@ -4,8 +4,37 @@ import TypedStream
 extension ArchiveJSONDecoder {
     // MARK: - Document and header
 
-    mutating func decodeDocument(_ root: JSONValue) throws(ArchiveJSONError) -> Archive {
-        let fields = try members(of: root, "the document", allowed: ["format", "formatVersion", "header", "groups"])
+    /// The document, read from `source` front to back: its groups are walked as they come
+    /// when the members they depend on came first (as `decode --json` writes them), else read
+    /// whole and walked after.
+    mutating func decodeDocument(_ source: inout some JSONPullSource) throws(ArchiveJSONError) -> Archive {
+        let allowed = ["format", "formatVersion", "header", "groups"]
+        try enterObject(&source, "the document", allowed: allowed)
+        var fields = [JSONValue?](repeating: nil, count: allowed.count)
+        var groups: [ArchivedGroup]? = nil
+        while let key = try source.nextKey() {
+            let index = try memberIndex(key, &fields, "the document", allowed: allowed)
+            if index == 3, fields[0] != nil, fields[1] != nil, fields[2] != nil {
+                try decodeDocumentHead(fields)
+                path.push("groups")
+                groups = try decodeGroups(&source)
+                path.pop()
+            } else {
+                fields[index] = try source.value()
+            }
+        }
+        if groups == nil {
+            try decodeDocumentHead(fields)
+            var rest = JSONTreeSource(try require(fields[3], "groups", in: "the document"))
+            path.push("groups")
+            groups = try decodeGroups(&rest)
+            path.pop()
+        }
+        return Archive(header: header, groups: groups ?? [], owning: objects)
+    }
+
+    /// The document's format, version and header.
+    mutating func decodeDocumentHead(_ fields: [JSONValue?]) throws(ArchiveJSONError) {
         guard case .string(ArchiveJSON.formatName)? = fields[0] else {
             throw fail(.unsupportedFormat, "not a lossless typedstream JSON document: 'format' must be \"\(ArchiveJSON.formatName)\"")
         }
@@ -19,11 +48,6 @@ extension ArchiveJSONDecoder {
         path.push("header")
         header = try decodeHeader(headerValue)
         path.pop()
-        let groupsValue = try require(fields[3], "groups", in: "the document")
-        path.push("groups")
-        let groups = try decodeGroups(groupsValue)
-        path.pop()
-        return Archive(header: header, groups: groups, owning: objects)
     }
 
     mutating func decodeHeader(_ value: JSONValue) throws(ArchiveJSONError) -> StreamHeader {
@@ -55,13 +79,12 @@ extension ArchiveJSONDecoder {
 
     // MARK: - Groups
 
-    mutating func decodeGroups(_ value: JSONValue) throws(ArchiveJSONError) -> [ArchivedGroup] {
-        let elements = try array(value, "a list of groups")
+    mutating func decodeGroups(_ source: inout some JSONPullSource) throws(ArchiveJSONError) -> [ArchivedGroup] {
+        try enterArray(&source, "a list of groups")
         var groups: [ArchivedGroup] = []
-        groups.reserveCapacity(elements.count)
-        for i in elements.indices {
-            path.push(i)
-            groups.append(try decodeGroup(elements[i]))
+        while try source.nextElement() {
+            path.push(groups.count)
+            groups.append(try decodeGroup(&source))
             path.pop()
         }
         return groups
@@ -80,23 +103,87 @@ extension ArchiveJSONDecoder {
         }
     }
 
-    mutating func decodeGroup(_ value: JSONValue) throws(ArchiveJSONError) -> ArchivedGroup {
-        let fields = try members(of: value, "a group", allowed: ["type", "typeWire", "values"])
+    /// A group: its values are walked as they come when its type came first, else read whole
+    /// and walked after. A `typeWire` after the values may change only the width of the
+    /// decision the values were read with, not whether it is a literal or a reference.
+    mutating func decodeGroup(_ source: inout some JSONPullSource) throws(ArchiveJSONError) -> ArchivedGroup {
+        let allowed = ["type", "typeWire", "values"]
+        try enterObject(&source, "a group", allowed: allowed)
+        var fields = [JSONValue?](repeating: nil, count: allowed.count)
+        var decoded: ArchivedGroup? = nil
+        var sharedBefore = 0
+        while let key = try source.nextKey() {
+            let index = try memberIndex(key, &fields, "a group", allowed: allowed)
+            if index == 2, fields[0] != nil, decoded == nil {
+                sharedBefore = tables.sharedTexts.count
+                var group = try decodeGroupType(fields)
+                path.push("values")
+                group.values = try decodeGroupValues(&source, group)
+                path.pop()
+                decoded = group
+            } else if index == 1, let group = decoded {
+                let late = try source.value()
+                fields[1] = late
+                decoded = try decideTypeStringLate(group, late, sharedBefore: sharedBefore)
+            } else {
+                fields[index] = try source.value()
+            }
+        }
+        if let decoded { return decoded }
         var group = try decodeGroupType(fields)
-        let valuesValue = try require(fields[2], "values", in: "a group")
+        var values = JSONTreeSource(try require(fields[2], "values", in: "a group"))
         path.push("values")
-        let elements = try array(valuesValue, "the group's values")
-        guard elements.count == group.types.count else {
-            throw fail(.typeMismatch, "type \(TextExcerpt.quoted(group.typeText)) needs \(group.types.count) value\(group.types.count == 1 ? "" : "s"), found \(elements.count)")
-        }
-        group.values.reserveCapacity(elements.count)
-        for i in elements.indices {
-            path.push(i)
-            group.values.append(try decodeValue(elements[i], as: group.types[i]))
-            path.pop()
-        }
+        group.values = try decodeGroupValues(&values, group)
         path.pop()
         return group
+    }
+
+    /// The values of `group`, one per type.
+    mutating func decodeGroupValues(_ source: inout some JSONPullSource, _ group: ArchivedGroup) throws(ArchiveJSONError) -> [ArchivedValue] {
+        try enterArray(&source, "the group's values")
+        let types = group.types
+        var values: [ArchivedValue] = []
+        values.reserveCapacity(types.count)
+        while try source.nextElement() {
+            guard values.count < types.count else { throw try countMismatch(&source, after: values.count, group) }
+            path.push(values.count)
+            values.append(try decodeValue(&source, as: types[values.count]))
+            path.pop()
+        }
+        guard values.count == types.count else { throw try countMismatch(&source, after: values.count, group, ended: true) }
+        return values
+    }
+
+    /// The error for a group with `count` values and more to come (unless `ended`), counted.
+    func countMismatch(_ source: inout some JSONPullSource, after count: Int, _ group: ArchivedGroup, ended: Bool = false) throws(ArchiveJSONError) -> ArchiveJSONError {
+        let found = ended ? count : try countRest(&source, after: count)
+        let needed = group.types.count
+        return fail(.typeMismatch, "type \(TextExcerpt.quoted(group.typeText)) needs \(needed) value\(needed == 1 ? "" : "s"), found \(found)")
+    }
+
+    /// A `typeWire` met after the group's values: the decision it names replaces the one the
+    /// values were read with when both are literals or both references to a string before them
+    /// (`sharedBefore`: the size of the shared-string table before the group).
+    mutating func decideTypeStringLate(_ group: ArchivedGroup, _ value: JSONValue, sharedBefore: Int) throws(ArchiveJSONError) -> ArchivedGroup {
+        guard let text = group.typeString, let used = group.typeStringDecision else {
+            path.push("typeWire")
+            defer { path.pop() }
+            throw fail(.badValue, "a group without a type string has no 'typeWire'")
+        }
+        path.push("typeWire")
+        defer { path.pop() }
+        let decision = try self.decision(value, for: text)
+        switch (used, decision) {
+        case (.literal, .literal):
+            break
+        case (.reference, .reference(let index, _)) where index < sharedBefore:
+            break
+        default:
+            throw fail(.badValue, "this decision changes the shared-string table the group's values were read with; put 'typeWire' before 'values'")
+        }
+        var decided = group
+        decided.typeStringDecision = decision
+        return decided
     }
 
     /// The group's type string, its types and its decision, with no values yet.
@@ -109,26 +196,50 @@ extension ArchiveJSONDecoder {
                 throw fail(.badValue, "a group without a type string (null) exists only in streamer version 3")
             }
             guard fields[1] == nil else { throw fail(.badValue, "a group without a type string has no 'typeWire'") }
-            return ArchivedGroup(typeString: nil, types: [.object(className: nil)], values: [])
+            return sharedHead(nil, decision: nil) { ArchivedGroup(typeString: nil, types: [.object(className: nil)], values: []) }
         }
         let text = try bytes(typeValue, "a type string")
         let types = try self.types(of: text)
         path.pop()
         let decision = try sharedString(ArraySlice(text), decision: fields[1], key: "typeWire")
         path.push("type")
-        return ArchivedGroup(typeString: ArraySlice(text), types: types, values: [], typeStringDecision: decision)
+        return sharedHead(text, decision: decision) {
+            ArchivedGroup(typeString: ArraySlice(text), types: types, values: [], typeStringDecision: decision)
+        }
+    }
+
+    /// A group without values whose type string and decision are `text` and `decision`: the
+    /// first made (by `make`), so that groups written alike share one head, as a reader's do.
+    mutating func sharedHead(_ text: [UInt8]?, decision: SharedStringDecision?, _ make: () -> ArchivedGroup) -> ArchivedGroup {
+        let key = HeadKey(text: text, decision: decision)
+        if let group = heads[key] { return group }
+        let group = make()
+        heads[key] = group
+        return group
     }
 
     // MARK: - Objects, classes, C strings
 
     /// `null`, `{"ref": id}` (an object or, as NeXTSTEP nibs do, a class) or `{"object": id, …}`.
+    /// An object whose first member is `object` is walked as it comes; any other is read whole.
+    mutating func decodeObjectSlot(_ source: inout some JSONPullSource) throws(ArchiveJSONError) -> ArchivedValue {
+        guard try source.peekKind() == .object else { return try decodeObjectSlot(source.value()) }
+        try source.beginObject()
+        guard let first = try source.nextKey() else { return try decodeObjectSlot(.object([])) }
+        guard first == "object" else { return try decodeObjectSlot(source.restOfObject(firstKey: first)) }
+        return .object(try decodeObjectMembers(&source, firstKey: first), referenceWidth: nil)
+    }
+
+    /// An object slot read whole.
     mutating func decodeObjectSlot(_ value: JSONValue) throws(ArchiveJSONError) -> ArchivedValue {
         if value == .null { return .object(nil, referenceWidth: nil) }
         if has(value, "ref") { return try decodeObjectReference(value) }
         guard has(value, "object") else {
             throw fail(.typeMismatch, "expected null, {\"ref\": id} or {\"object\": id, …} for type '@', found \(value.kindDescription)")
         }
-        return .object(try decodeObject(value), referenceWidth: nil)
+        var source = JSONTreeSource(value)
+        try source.beginObject()
+        return .object(try decodeObjectMembers(&source, firstKey: nil), referenceWidth: nil)
     }
 
     func decodeObjectReference(_ value: JSONValue) throws(ArchiveJSONError) -> ArchivedValue {
@@ -140,16 +251,48 @@ extension ArchiveJSONDecoder {
         }
     }
 
-    mutating func decodeObject(_ value: JSONValue) throws(ArchiveJSONError) -> ArchivedObject {
-        let fields = try members(of: value, "an object", allowed: ["object", "class", "size", "groups"])
+    /// The members of a new object stepped into (`firstKey`, when given, was named already):
+    /// its groups are walked as they come when its id and class came first, else read whole and
+    /// walked after.
+    mutating func decodeObjectMembers(_ source: inout some JSONPullSource, firstKey: String?) throws(ArchiveJSONError) -> ArchivedObject {
+        let allowed = ["object", "class", "size", "groups"]
         try nest()
-        let object = try decodeObjectHead(fields)
-        let groupsValue = try require(fields[3], "groups", in: "an object")
-        path.push("groups")
-        object.groups = try decodeGroups(groupsValue)
-        path.pop()
+        var fields = [JSONValue?](repeating: nil, count: allowed.count)
+        var decoded: ArchivedObject? = nil
+        var key = firstKey
+        if key == nil { key = try source.nextKey() }
+        while let name = key {
+            if name == "ref" {
+                // A reference after all: it names its first member as unknown.
+                path.push("object")
+                defer { path.pop() }
+                throw fail(.unknownField, "unknown member 'object' in a reference (allowed: 'ref', 'width')")
+            }
+            let index = try memberIndex(name, &fields, "an object", allowed: allowed)
+            if index == 3, fields[0] != nil, fields[1] != nil, decoded == nil {
+                let object = try decodeObjectHead(fields)
+                path.push("groups")
+                object.groups = try decodeGroups(&source)
+                path.pop()
+                decoded = object
+            } else if index == 2, let object = decoded {
+                fields[2] = try source.value()
+                try decodeInstanceSize(fields[2], of: object)
+            } else {
+                fields[index] = try source.value()
+            }
+            key = try source.nextKey()
+        }
+        if decoded == nil {
+            let object = try decodeObjectHead(fields)
+            var groups = JSONTreeSource(try require(fields[3], "groups", in: "an object"))
+            path.push("groups")
+            object.groups = try decodeGroups(&groups)
+            path.pop()
+            decoded = object
+        }
         depth -= 1
-        return object
+        return decoded!
     }
 
     /// A new object's id, class chain and (streamer 3) instance size.
@@ -170,15 +313,19 @@ extension ArchiveJSONDecoder {
         path.pop()
         object.archivedClass = first
         object.classReferenceWidth = width
-        if let size = fields[2] {
-            path.push("size")
-            guard header.streamerVersion == 3 else { throw fail(.badValue, "an instance size exists only in streamer version 3") }
-            let (value, width) = try decodeInteger(size, type: .int, context: .counted)
-            guard value >= Int64(Int32.min), value <= Int64(Int32.max) else { throw fail(.badValue, "instance size \(value) does not fit 32 bits") }
-            object.instanceSize = WireInteger(value, width: width)
-            path.pop()
-        }
+        try decodeInstanceSize(fields[2], of: object)
         return object
+    }
+
+    /// The streamer-3 instance size of `object`, when given.
+    mutating func decodeInstanceSize(_ value: JSONValue?, of object: ArchivedObject) throws(ArchiveJSONError) {
+        guard let size = value else { return }
+        path.push("size")
+        guard header.streamerVersion == 3 else { throw fail(.badValue, "an instance size exists only in streamer version 3") }
+        let (value, width) = try decodeInteger(size, type: .int, context: .counted)
+        guard value >= Int64(Int32.min), value <= Int64(Int32.max) else { throw fail(.badValue, "instance size \(value) does not fit 32 bits") }
+        object.instanceSize = WireInteger(value, width: width)
+        path.pop()
     }
 
     /// A class chain: new classes most derived first, optionally ending with a reference.

@@ -2,7 +2,23 @@ import ObjCTypeEncoding
 import TypedStream
 
 extension ArchiveJSONDecoder {
-    /// One value of type `type`. The dispatcher stays small (each kind has its own function)
+    /// One value of type `type`, read from `source`: objects, arrays and structures are walked
+    /// as they come (they may hold whole object graphs), everything else is read whole.
+    mutating func decodeValue(_ source: inout some JSONPullSource, as type: ObjCType) throws(ArchiveJSONError) -> ArchivedValue {
+        let type = type.unqualified
+        switch type {
+        case .object:
+            return try decodeObjectSlot(&source)
+        case .array(let count, let element) where element.unqualified != .char && element.unqualified != .unsignedChar:
+            return try decodeArray(&source, type: type, count: count, element: element)
+        case .structure(_, let fields):
+            return try decodeStructure(&source, type: type, fields: fields)
+        default:
+            return try decodeValue(source.value(), as: type)
+        }
+    }
+
+    /// One value of type `type`, read whole. The dispatcher stays small (each kind has its own function)
     /// because it is on the recursive path of nested objects, arrays and structs.
     mutating func decodeValue(_ value: JSONValue, as type: ObjCType) throws(ArchiveJSONError) -> ArchivedValue {
         let type = type.unqualified
@@ -30,9 +46,11 @@ extension ArchiveJSONDecoder {
         case .classObject:
             return try decodeClassValue(value)
         case .array(let count, let element):
-            return try decodeArray(value, type: type, count: count, element: element)
+            var source = JSONTreeSource(value)
+            return try decodeArray(&source, type: type, count: count, element: element)
         case .structure(_, let fields):
-            return try decodeStructure(value, type: type, fields: fields)
+            var source = JSONTreeSource(value)
+            return try decodeStructure(&source, type: type, fields: fields)
         case .ignored:
             try countValue(of: type)
             guard value == .null else { throw fail(.typeMismatch, "type '!' has no value on the wire; expected null, found \(value.kindDescription)") }
@@ -91,38 +109,48 @@ extension ArchiveJSONDecoder {
         return .classObject(first, referenceWidth: width)
     }
 
-    mutating func decodeArray(_ value: JSONValue, type: ObjCType, count: Int, element: ObjCType) throws(ArchiveJSONError) -> ArchivedValue {
-        guard case .array(let elements) = value else {
-            throw fail(.typeMismatch, "expected an array of \(count) for type \(TextExcerpt.quoted(type.encoding)), found \(value.kindDescription)")
+    mutating func decodeArray(_ source: inout some JSONPullSource, type: ObjCType, count: Int, element: ObjCType) throws(ArchiveJSONError) -> ArchivedValue {
+        guard try source.peekKind() == .array else {
+            throw fail(.typeMismatch, "expected an array of \(count) for type \(TextExcerpt.quoted(type.encoding)), found \(try source.value().kindDescription)")
         }
         try countValue(of: type)
-        guard elements.count == count else { throw fail(.typeMismatch, "\(TextExcerpt.quoted(type.encoding)) needs \(count) elements, found \(elements.count)") }
+        try source.beginArray()
         try nest()
         var values: [ArchivedValue] = []
         values.reserveCapacity(count)
-        for i in elements.indices {
-            path.push(i)
-            values.append(try decodeValue(elements[i], as: element))
+        while try source.nextElement() {
+            guard values.count < count else {
+                let found = try countRest(&source, after: values.count)
+                throw fail(.typeMismatch, "\(TextExcerpt.quoted(type.encoding)) needs \(count) elements, found \(found)")
+            }
+            path.push(values.count)
+            values.append(try decodeValue(&source, as: element))
             path.pop()
         }
+        guard values.count == count else { throw fail(.typeMismatch, "\(TextExcerpt.quoted(type.encoding)) needs \(count) elements, found \(values.count)") }
         depth -= 1
         return .array(values)
     }
 
-    mutating func decodeStructure(_ value: JSONValue, type: ObjCType, fields: [ObjCField]) throws(ArchiveJSONError) -> ArchivedValue {
-        guard case .array(let elements) = value else {
-            throw fail(.typeMismatch, "expected an array of the \(fields.count) members of \(TextExcerpt.quoted(type.encoding)), found \(value.kindDescription)")
+    mutating func decodeStructure(_ source: inout some JSONPullSource, type: ObjCType, fields: [ObjCField]) throws(ArchiveJSONError) -> ArchivedValue {
+        guard try source.peekKind() == .array else {
+            throw fail(.typeMismatch, "expected an array of the \(fields.count) members of \(TextExcerpt.quoted(type.encoding)), found \(try source.value().kindDescription)")
         }
-        guard elements.count == fields.count else { throw fail(.typeMismatch, "\(TextExcerpt.quoted(type.encoding)) has \(fields.count) members, found \(elements.count)") }
         try countValue(of: type)
+        try source.beginArray()
         try nest()
         var values: [ArchivedValue] = []
         values.reserveCapacity(fields.count)
-        for i in elements.indices {
-            path.push(i)
-            values.append(try decodeValue(elements[i], as: fields[i].type))
+        while try source.nextElement() {
+            guard values.count < fields.count else {
+                let found = try countRest(&source, after: values.count)
+                throw fail(.typeMismatch, "\(TextExcerpt.quoted(type.encoding)) has \(fields.count) members, found \(found)")
+            }
+            path.push(values.count)
+            values.append(try decodeValue(&source, as: fields[values.count].type))
             path.pop()
         }
+        guard values.count == fields.count else { throw fail(.typeMismatch, "\(TextExcerpt.quoted(type.encoding)) has \(fields.count) members, found \(values.count)") }
         depth -= 1
         return .structure(values)
     }

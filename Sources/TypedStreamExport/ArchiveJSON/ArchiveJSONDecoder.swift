@@ -32,7 +32,10 @@ struct ArchiveJSONDecoder {
     let maximumNesting: Int
     var path = JSONPath()
     var tables = WireTables()
-    var entries: [Int: Entry] = [:]
+    var entries = EntryMap()
+    /// One group without values per type string and decision met, whose head the groups
+    /// written alike share (``sharedHead(_:decision:_:)``).
+    var heads: [HeadKey: ArchivedGroup] = [:]
     var header = StreamHeader.apple
     var depth = 0
     var typeCache: [[UInt8]: [ObjCType]] = [:]
@@ -58,6 +61,57 @@ struct ArchiveJSONDecoder {
     }
 
     // MARK: - Shape helpers
+
+    /// Steps into the next value of `source`, which must be an object (`what`); throws as
+    /// ``members(of:_:allowed:)`` does for other shapes.
+    mutating func enterObject(_ source: inout some JSONPullSource, _ what: String, allowed: [String]) throws(ArchiveJSONError) {
+        guard try source.peekKind() == .object else {
+            _ = try members(of: source.value(), what, allowed: allowed)
+            return
+        }
+        try source.beginObject()
+    }
+
+    /// Steps into the next value of `source`, which must be an array (`what`); throws as
+    /// ``array(_:_:)`` does for other shapes.
+    mutating func enterArray(_ source: inout some JSONPullSource, _ what: String) throws(ArchiveJSONError) {
+        guard try source.peekKind() == .array else {
+            _ = try array(source.value(), what)
+            return
+        }
+        try source.beginArray()
+    }
+
+    /// The position of member `key` in `allowed`; refuses unknown members and members already
+    /// met (those with a value in `fields`; the member is given a placeholder there).
+    func memberIndex(_ key: String, _ fields: inout [JSONValue?], _ what: String, allowed: [String]) throws(ArchiveJSONError) -> Int {
+        guard let index = allowed.firstIndex(of: key) else {
+            var at = path
+            at.push(key)
+            let list = allowed.map { "'\($0)'" }.joined(separator: ", ")
+            throw ArchiveJSONError(.unknownField, path: at.text, "unknown member \(TextExcerpt.quoted(key)) in \(what) (allowed: \(list))")
+        }
+        guard fields[index] == nil else {
+            var at = path
+            at.push(key)
+            throw ArchiveJSONError(.duplicateField, path: at.text, "member \(TextExcerpt.quoted(key)) appears twice")
+        }
+        // A member walked as it came is marked by a placeholder, so a second one is refused.
+        fields[index] = .null
+        return index
+    }
+
+    /// How many elements an array stepped into has, `count` of them taken already (the rest
+    /// are read and dropped).
+    func countRest(_ source: inout some JSONPullSource, after count: Int) throws(ArchiveJSONError) -> Int {
+        var found = count + 1
+        _ = try source.value()
+        while try source.nextElement() {
+            _ = try source.value()
+            found += 1
+        }
+        return found
+    }
 
     /// The members of an object, by position in `allowed`; refuses other shapes, unknown and
     /// repeated members.
@@ -267,5 +321,44 @@ struct ArchiveJSONDecoder {
             width = try self.width(w, .counted, holding: Int64(entry.slot) + HeadByte.referenceBias, "a reference label")
         }
         return (entry, width)
+    }
+}
+
+extension ArchiveJSONDecoder {
+    /// What groups that share a head have in common: the type string and its decision.
+    struct HeadKey: Hashable {
+        var text: [UInt8]?
+        var decision: SharedStringDecision?
+    }
+
+    /// The entries by id: in an array while ids stay about as many as the entries (as
+    /// `decode --json` numbers them, by slot), in a dictionary beyond that, so a few huge ids
+    /// cost no more than small ones.
+    struct EntryMap {
+        private var dense: [Entry?] = []
+        private var sparse: [Int: Entry] = [:]
+        private var count = 0
+
+        subscript(id: Int) -> Entry? {
+            get { id < dense.count ? dense[id] : sparse[id] }
+            set {
+                if id < dense.count {
+                    if dense[id] == nil, newValue != nil { count += 1 }
+                    dense[id] = newValue
+                } else if let newValue, id <= 2 * count + 4096 {
+                    // Ids met past the array before move into it.
+                    if sparse.isEmpty {
+                        dense.append(contentsOf: repeatElement(nil, count: id - dense.count))
+                    } else {
+                        for gap in dense.count..<id { dense.append(sparse.removeValue(forKey: gap)) }
+                    }
+                    dense.append(newValue)
+                    count += 1
+                } else {
+                    if sparse[id] == nil, newValue != nil { count += 1 }
+                    sparse[id] = newValue
+                }
+            }
+        }
     }
 }

@@ -27,10 +27,11 @@ struct EncodeCommand: Subcommand {
 
     func run(_ context: CommandContext) throws -> ExitCode {
         if let output { try FileIdentity.refuseWriting(output.value, over: file.value, context: context) }
-        let json = try context.readFile(file.value)
         let bytes: [UInt8]
         do {
-            bytes = try ArchiveWriter.write(try ArchiveJSON.decode(json))
+            // The JSON is read piece by piece, never whole: it may be many times the archive.
+            let archive = try readJSON(context)
+            bytes = try ArchiveWriter.write(archive)
         } catch let error as ArchiveJSONError {
             context.printError("error: \(CommandContext.displayName(file.value)): \(error)")
             return .failure
@@ -44,5 +45,13 @@ struct EncodeCommand: Subcommand {
             context.output.write(bytes)
         }
         return .success
+    }
+
+    /// The archive the JSON FILE describes, read in one pass of pieces of the file.
+    private func readJSON(_ context: CommandContext) throws -> Archive {
+        if file.value == "-" {
+            return try ArchiveJSON.decode { bytes in try context.readStandardInputChunk(into: &bytes, maximum: 1 << 20) }
+        }
+        return try FileReading.withChunks(atPath: file.value) { read in try ArchiveJSON.decode(reading: read) }
     }
 }

@@ -54,6 +54,18 @@ enum FileReading {
         return (bytes, ended && bytes.count <= count)
     }
 
+    /// Opens the file at `path` and gives `body` a function that appends its next piece (at
+    /// most `chunkSize` bytes) to a buffer and returns whether the file has ended: for inputs
+    /// read front to back and never held whole. Throws ``FileReadError`` or what `body` throws.
+    static func withChunks<T>(atPath path: String, chunkSize: Int = 1 << 20,
+                              _ body: (_ read: (inout [UInt8]) throws -> Bool) throws -> T) throws -> T {
+        let descriptor = try openForReading(path)
+        defer { close(descriptor) }
+        return try body { bytes throws -> Bool in
+            try readSome(descriptor: descriptor, path: path, into: &bytes, maximum: chunkSize)
+        }
+    }
+
     /// Reads a descriptor to its end, at most `limit` bytes. Throws ``FileReadError``.
     static func readAll(descriptor: Int32, path: String, limit: Int = defaultLimit) throws(FileReadError) -> [UInt8] {
         var bytes: [UInt8] = []
