@@ -27,7 +27,7 @@ let package = Package(
         // JSON (lossless and plain), keyed-archive plists, annotated hex dumps.
         .target(name: "TypedStreamExport", dependencies: ["ObjCTypeEncoding", "TypedStream", "TypedStreamFoundation"]),
         // The users' Model records and their documents.
-        .target(name: "ModelDocument", dependencies: ["TypedStream", "TypedStreamFoundation", "TypedStreamExport"]),
+        .target(name: "ModelDocument", dependencies: ["ObjCTypeEncoding", "TypedStream", "TypedStreamFoundation", "TypedStreamExport"]),
         // The command-line program's subcommands and argument layer.
         .target(name: "TypedStreamTool", dependencies: ["TypedStream", "ObjCTypeEncoding", "TypedStreamFoundation", "TypedStreamExport", "ModelDocument"]),
         .executableTarget(name: "typedstream", dependencies: ["TypedStreamTool"]),

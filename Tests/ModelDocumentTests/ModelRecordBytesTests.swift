@@ -115,6 +115,15 @@ let handRecordV1: [UInt8] = {
         #expect(DocumentVersion.v3Draft.groupTypes == ["@", "@", "{?=ffff}", "I", "i", "i", "i"])
     }
 
+    @Test(arguments: DocumentVersion.allCases) func theCodecWritesTheFieldTable(version: DocumentVersion) throws {
+        // The one layout (ModelField) and the codec (Model) agree, group for group.
+        let record = ModelRecord(name: "n", type: "t", flag: 1, kind: 2, para: version.hasPara ? 3 : 0, reserved: version.hasReserved ? 4 : 0)
+        let archive = try ArchiveReader.read(ModelArchive.encodeRecord(Model(record), version: version))
+        guard case .object(let model?, _) = archive.groups[0].values[0] else { Issue.record("no model"); return }
+        #expect(model.groups.map(\.typeText) == version.fields.map(\.typeString))
+        #expect(version.fields.map(\.key) == Array(["name", "type", "rect", "flag", "kind", "para", "reserved"].prefix(version.fields.count)))
+    }
+
     @Test func aLayoutThatDoesNotMatchFailsWithAnOffset() throws {
         // A version 2 archive read as version 1: the para group is left over.
         #expect { try ModelArchive.decodeDocument(handArchiveV2, version: .v1) } throws: { error in

@@ -3,6 +3,7 @@ import Testing
 import TestSupport
 import TypedStream
 import TypedStreamExport
+import ModelDocument
 @testable import TypedStreamTool
 
 /// `convert --to typedstream` of a keyed archive: typedstream → keyed → typedstream → keyed gives
@@ -51,5 +52,27 @@ import TypedStreamExport
         #expect(FormatDetector.startsAsPropertyList(keyed) && FormatDetector.startsAsPropertyList(xml) && !FormatDetector.startsAsPropertyList(sample))
         #expect(try Self.convert(keyed, to: .typedstream) == sample)
         #expect(try Self.convert(xml, to: .typedstream) == sample)
+    }
+
+    /// The Model samples: `convert --to keyed` writes the keyed Model document, and
+    /// `convert --to typedstream` of it (binary or XML) gives the document's typedstream again.
+    @Test(arguments: ["model-v1", "model-v2", "model-v3-draft"]) func modelDocumentsComeBack(sample: String) throws {
+        let typedstream = try [UInt8](Data(contentsOf: PackageRoot.samples.appendingPathComponent(sample + "/document.typedstream")))
+        for format in [ConversionFormat.keyed, .keyedXML] {
+            let keyed = try Self.convert(typedstream, to: format)
+            #expect(try ModelKeyedFormTests.shape(keyed).root == "ModelDocument")
+            #expect(try Self.convert(keyed, to: .typedstream) == typedstream, "\(sample) \(format)")
+        }
+    }
+
+    /// A Model record archived alone keeps its readable keys and comes back byte for byte.
+    @Test func aLoneModelRecordComesBack() throws {
+        let model = Model(ModelRecord(name: "Sunrise", type: "photo", rect: ModelRect(x: 10, y: 20.5, width: 100, height: 0.1), flag: 3, kind: -1, para: 7))
+        let typedstream = try ModelArchive.encodeRecord(model, version: .v2)
+        let keyed = try Self.convert(typedstream, to: .keyed)
+        let shape = try ModelKeyedFormTests.shape(keyed)
+        #expect(shape.root == "Model")
+        #expect(shape.keys["Model"] == ["$class", "name", "type", "rect", "flag", "kind", "para"])
+        #expect(try Self.convert(keyed, to: .typedstream) == typedstream)
     }
 }

@@ -2,20 +2,22 @@ import Foundation
 import TypedStreamExport
 
 /// One Model in a keyed archive: class name `Model`, the Objective-C ivar names as keys.
-/// (Keys: see ``KeyedModelArchive``.) The one home of those keys: `model export`, `model import`
-/// and `convert --to keyed` of a document's typedstream all go through this class.
+/// (Keys: see ``KeyedModelArchive``; names from ``ModelField``.) The one reading and writing of
+/// those keys: `model export`, `model import`, `convert --to keyed` of a document's typedstream
+/// and its way back (``ModelRecordForm``'s import) all go through this class.
 final class KeyedModel: NSObject, NSSecureCoding {
-    static let className = "Model"
+    static let className = Model.className
 
-    /// The keys, as written: the Objective-C ivar names.
+    /// The keys, as written: the Objective-C ivar names (``ModelField/ivarKey``).
     enum Key {
-        static let name = "md_name"
-        static let type = "md_type"
-        static let rect = "md_rt"
-        static let flag = "md_flag"
-        static let kind = "md_kind"
-        static let para = "md_para"
-        static let reserved = "md_reserved"
+        static let name = ModelField.name.ivarKey
+        static let type = ModelField.type.ivarKey
+        static let rect = ModelField.rect.ivarKey
+        static let flag = ModelField.flag.ivarKey
+        static let kind = ModelField.kind.ivarKey
+        static let para = ModelField.para.ivarKey
+        static let reserved = ModelField.reserved.ivarKey
+        /// The thumbnail's bytes (`model export` only: never in the typedstream).
         static let image = "md_image"
     }
     static var supportsSecureCoding: Bool { true }

@@ -1,6 +1,7 @@
 /// The version number of a Model document, kept in the settings file (never in the archive: the
 /// Objective-C `Model` class never set a class version, so the archive alone cannot tell the
-/// layouts apart). Each version fixes the groups every `Model` writes:
+/// layouts apart). Each version fixes the groups every `Model` writes (``fields``, from the
+/// table of ``ModelField``):
 ///
 /// | version | groups of one Model, in order | notes |
 /// |---|---|---|
@@ -28,12 +29,7 @@ public enum DocumentVersion: Int, Comparable, CaseIterable, Sendable, CustomStri
     public var hasReserved: Bool { self >= .v3Draft }
 
     /// The type strings of one Model's groups, in order (`["@", "@", "{?=ffff}", "I", "i", "i"]`).
-    public var groupTypes: [String] {
-        var types = ["@", "@", ModelRect.objCType, "I", "i"]
-        if hasPara { types.append("i") }
-        if hasReserved { types.append("i") }
-        return types
-    }
+    public var groupTypes: [String] { fields.map(\.typeString) }
 
     /// Orders by number.
     public static func < (lhs: DocumentVersion, rhs: DocumentVersion) -> Bool { lhs.rawValue < rhs.rawValue }

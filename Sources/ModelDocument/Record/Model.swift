@@ -19,8 +19,10 @@ import TypedStreamFoundation
 /// ```
 ///
 /// Each value is its own group, in that order; which groups exist depends on the document
-/// version (``layout``, see ``DocumentVersion``). The thumbnail (`md_image`) is never archived:
-/// it lives in a side file found by the name.
+/// version (``layout``, see ``DocumentVersion``; the layout's table is ``ModelField``). The
+/// thumbnail (`md_image`) is never archived: it lives in a side file found by the name. The
+/// record's keyed and plain-JSON forms are ``ModelRecordForm``, registered with the export
+/// module's hooks (`RecordForms.modelDocument`).
 ///
 /// The name and type keep the string *objects* they were decoded from, so strings shared between
 /// records (an Objective-C constant like `@"photo"` is archived once, then referenced) stay

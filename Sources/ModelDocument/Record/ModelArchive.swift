@@ -68,10 +68,17 @@ public enum ModelArchive {
     /// Throws ``CoderError`` `invalidValue` when a model holds a value `version` has no group for.
     public static func encodeDocument(_ models: [Model], version: DocumentVersion,
                                       rootChain: [ArchiveClassLink] = ArrayObject.mutableChain) throws(CoderError) -> [UInt8] {
+        try Archiver.archivedBytes(withRootObject: documentRoot(models, version: version, rootChain: rootChain))
+    }
+
+    /// The root object of a document archive: an array of `models` (each set to `version`'s
+    /// layout) with the class chain `rootChain`.
+    public static func documentRoot(_ models: [Model], version: DocumentVersion,
+                                    rootChain: [ArchiveClassLink] = ArrayObject.mutableChain) -> ArrayObject {
         for model in models { model.layout = version }
         let root = ArrayObject(models)
         root.archiveClassChain = rootChain
-        return try Archiver.archivedBytes(withRootObject: root)
+        return root
     }
 
     /// Encodes one model alone as the root object (used for undo history records).

@@ -1,6 +1,6 @@
 /// The text forms of points, sizes and rectangles that `NSStringFromPoint`, `NSStringFromSize`
 /// and `NSStringFromRect` give, and that keyed archives store (`NS.pointval`, `NS.rectval`,
-/// the Model record's `rect`): `"{x, y}"`, `"{w, h}"` and `"{{x, y}, {w, h}}"`.
+/// a record form's rectangles): `"{x, y}"`, `"{w, h}"` and `"{{x, y}, {w, h}}"`.
 ///
 /// Integral numbers print without a fraction (`"{{0, 0}, {100, 50}}"`), as Apple's `%g` does.
 /// Other numbers print as the shortest decimal that reads back to the same value *at the width
@@ -8,8 +8,8 @@
 /// to 17 significant digits of the `CGFloat`; `NSPointFromString` / `NSRectFromString` read both.
 public enum GeometryText {
     /// One coordinate. `isFloat` says the value was archived as a 32-bit `float`.
-    /// Floats follow the Model record's spelling (integral values below 10⁷ as integers, `-0.0`,
-    /// `nan` and `inf` as Swift prints them), doubles the same with integers below 10¹⁵.
+    /// Floats print integral values below 10⁷ as integers and others (with `-0.0`, `nan` and
+    /// `inf`) as Swift prints them; doubles the same with integers below 10¹⁵.
     public static func number(_ value: Double, isFloat: Bool = false) -> String {
         if value.isFinite, value == value.rounded(), abs(value) < (isFloat ? 1e7 : 1e15), !(value == 0 && value.sign == .minus) {
             return String(Int64(value))

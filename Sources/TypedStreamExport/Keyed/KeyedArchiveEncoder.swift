@@ -1,3 +1,4 @@
+import ObjCTypeEncoding
 import TypedStream
 
 /// A class that knows how `NSKeyedArchiver` lays it out: either as a plain property-list value
@@ -124,6 +125,14 @@ public final class KeyedArchiveEncoder {
     /// `encodeObject:forKey:` with an `NSString` does (and `encodeRect:forKey:` with the rectangle's text).
     public func encodeStringObject(_ text: String, forKey key: String) throws(KeyedArchiveError) {
         encode(try plainReference(.string(text)), forKey: key)
+    }
+
+    /// Writes `value`, a value of one of `object`'s groups, under `key` in its `TSGroups`
+    /// spelling (objects and classes as UIDs, integers by `type`'s width and signedness; see
+    /// docs/keyed-mapping.md): what a ``RecordForm`` writes a group value with. Throws
+    /// ``KeyedArchiveError`` for objects that cannot be exported.
+    public func encode(_ value: ArchivedValue, of object: GenericObject, type: ObjCType? = nil, forKey key: String) throws(KeyedArchiveError) {
+        encode(try KeyedGroupValues.plist(value, type: type, encoder: self, objects: object.objects), forKey: key)
     }
 
     // MARK: - References

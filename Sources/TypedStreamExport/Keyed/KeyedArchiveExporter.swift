@@ -5,8 +5,9 @@ import TypedStreamFoundation
 /// `{$archiver: "NSKeyedArchiver", $version: 100000, $top: {root: UID}, $objects: ["$null", …]}`
 /// that `NSKeyedUnarchiver` opens, laid out as Apple's `NSKeyedArchiver` lays out the same
 /// Foundation objects. Classes without a keyed layout keep their groups under documented keys
-/// (`TSVersion`, `TSClassVersions`, `TSGroups`); `Model` records get readable keys. The whole
-/// mapping is in docs/keyed-mapping.md.
+/// (`TSVersion`, `TSClassVersions`, `TSGroups`), unless a higher module registered a form for
+/// the class (``Options/recordForms``, ``RecordForm``). The whole mapping is in
+/// docs/keyed-mapping.md.
 ///
 /// ```swift
 /// let bytes = try KeyedArchiveExporter.binary(typedstream: archiveBytes)   // a bplist00 file
@@ -30,9 +31,10 @@ public enum KeyedArchiveExporter {
     public struct Options: Hashable, Sendable {
         /// How single-run attributed strings are laid out. Default ``AttributeRunLayout/apple``.
         public var attributeRuns: AttributeRunLayout = .apple
-        /// Give generic `Model` objects their readable keys (`name`, `type`, `rect`, `flag`, `kind`,
-        /// `para`; see docs/keyed-mapping.md). Default `true`.
-        public var recognizesModelRecords = true
+        /// The keyed forms of classes without a codec here, registered by the modules that own
+        /// them: a generic object whose class has a form is written in the form's keys when its
+        /// groups have the form's shape (``RecordForm/encodeKeyed(_:with:)``). Default empty.
+        public var recordForms = RecordForms()
         /// Deepest nesting of objects written. Default 512.
         public var maximumDepth = 512
         /// The most bytes of string and data values the archive may hold, counted as they are

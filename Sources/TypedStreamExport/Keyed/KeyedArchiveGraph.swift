@@ -1,6 +1,6 @@
 /// An `NSKeyedArchiver` property list whose structure has been checked, before anything
-/// decodes an object from it: what every keyed-archive import (``KeyedArchiveImporter``, the
-/// Model documents' `model import`) reads through.
+/// decodes an object from it: what every keyed-archive import (``KeyedArchiveImporter``, and
+/// the keyed readers of higher modules) reads through.
 ///
 /// Checked: `$archiver` is `"NSKeyedArchiver"`; `$objects` is an array starting with `"$null"`;
 /// `$top` is a dictionary; every UID anywhere is inside `$objects`; every `$class` is a UID of a

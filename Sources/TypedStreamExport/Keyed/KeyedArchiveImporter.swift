@@ -2,9 +2,9 @@ import TypedStream
 import TypedStreamFoundation
 
 /// The reverse of ``KeyedArchiveExporter``: reads an `NSKeyedArchiver` archive (binary or XML)
-/// and rebuilds the typedstream objects — Foundation classes, `Model` records and everything the
-/// exporter wrote generically (`TSGroups`, `TSClassReference`, `TSGroup`) — so it can be written
-/// with the ordered coder again.
+/// and rebuilds the typedstream objects — Foundation classes, the classes of the
+/// ``Options/recordForms`` given, and everything the exporter wrote generically (`TSGroups`,
+/// `TSClassReference`, `TSGroup`) — so it can be written with the ordered coder again.
 ///
 /// ```swift
 /// let typedstream = try KeyedArchiveImporter.typedstream(fromKeyed: plistBytes)
@@ -22,6 +22,9 @@ public enum KeyedArchiveImporter {
         public var geometryEncoding: GeometryEncoding = .cgFloat64
         /// Deepest nesting of objects accepted. Default 512.
         public var maximumDepth = 512
+        /// The forms of classes without a codec here, for objects written in their own keys
+        /// (no `TSGroups`): see ``RecordForm/decodeKeyed(_:)``. Default empty.
+        public var recordForms = RecordForms()
 
         /// The defaults.
         public init() {}
@@ -73,12 +76,48 @@ final class KeyedArchiveDecoder {
     let options: KeyedArchiveImporter.Options
     private var decoded: [UInt32: AnyObject] = [:]
     private var depth = 0
+    /// What record forms may still copy (``KeyedRecordDecoder/chargeCopiedBytes(_:)``); worked
+    /// out when first needed.
+    private var copiedBytesLeft: Int?
 
     init(_ archive: PlistValue, options: KeyedArchiveImporter.Options) throws(KeyedArchiveError) {
         let graph = try KeyedArchiveGraph(archive)
         self.archive = archive
         self.objects = graph.objects
         self.options = options
+    }
+
+    /// Counts `count` bytes copied by a record form against the budget: 64 bytes per byte of
+    /// the strings and data in `$objects` (and directly in their dictionaries) plus 1 MiB
+    /// (``PlistLimits/default``). Throws `badObject` past it.
+    func chargeCopiedBytes(_ count: Int, at place: String) throws(KeyedArchiveError) {
+        let limits = PlistLimits.default
+        var left = copiedBytesLeft ?? limits.expandedBytes(forInputOf: Self.textBytes(in: objects))
+        left -= count
+        copiedBytesLeft = left
+        guard left >= 0 else {
+            throw KeyedArchiveError(.badObject, "the strings and data copied pass the budget at \(place): objects share values too often (at most \(limits.expandedBytesPerInputByte) bytes per byte of the archive's strings and data plus \(limits.expandedBaseBytes))")
+        }
+    }
+
+    /// The bytes of the strings and data in `objects` and directly in their dictionaries.
+    private static func textBytes(in objects: [PlistValue]) -> Int {
+        func size(_ value: PlistValue) -> Int {
+            switch value {
+            case .string(let text): text.utf8.count
+            case .data(let bytes): bytes.count
+            default: 0
+            }
+        }
+        var total = 0
+        for object in objects {
+            if case .dictionary(let entries) = object {
+                for entry in entries { total = PlistLimits.add(total, size(entry.value)) }
+            } else {
+                total = PlistLimits.add(total, size(object))
+            }
+        }
+        return total
     }
 
     func topLevelItems() throws(KeyedArchiveError) -> [TopLevelItem] {

@@ -3,17 +3,21 @@ import TypedStream
 import TypedStreamFoundation
 
 // Objects of classes without a keyed layout of their own: generic objects (unknown classes,
-// including the users' Model records, and classes whose codecs do not conform to
-// KeyedArchiveRepresentable, which the export decodes generically), class references and
-// top-level groups that are not objects. The keys are documented in docs/keyed-mapping.md.
+// classes whose record form a higher module registered, and classes whose codecs do not
+// conform to KeyedArchiveRepresentable, which the export decodes generically), class
+// references and top-level groups that are not objects. The keys are documented in
+// docs/keyed-mapping.md.
 
 extension GenericObject: KeyedArchiveRepresentable {
-    /// A Model record (see ``KeyedModelRecord``) gets its readable keys; any other class gets
-    /// `TSVersion` (its own class version), `TSClassVersions` (one per `$classes` entry) and
-    /// `TSGroups` (one dictionary per group: `type`, the type string, and `values`).
+    /// An object whose class has a registered ``RecordForm`` that takes its groups gets the
+    /// form's keys; any other gets `TSVersion` (its own class version), `TSClassVersions` (one
+    /// per `$classes` entry) and `TSGroups` (one dictionary per group: `type`, the type string,
+    /// and `values`).
     public func encodeKeyed(with encoder: KeyedArchiveEncoder) throws(KeyedArchiveError) {
-        if encoder.options.recognizesModelRecords, let model = KeyedModelRecord(self) {
-            return try model.encode(with: encoder, objects: objects)
+        let forms = encoder.options.recordForms
+        if !forms.isEmpty, let name = archiveClassChain.first?.name, let form = forms.form(forClassName: name),
+           try form.encodeKeyed(self, with: encoder) {
+            return
         }
         encoder.encode(.integer(archiveClassChain.first?.version ?? 0), forKey: "TSVersion")
         encoder.encode(.array(archiveClassChain.map { .integer($0.version) }), forKey: "TSClassVersions")

@@ -2,18 +2,23 @@ import ObjCTypeEncoding
 import TypedStream
 import TypedStreamFoundation
 
-// Importing what the exporter wrote generically: TSGroups objects, Model records,
-// TSClassReference objects and TSGroup top-level items (docs/keyed-mapping.md).
+// Importing what the exporter wrote generically: TSGroups objects, objects in the keys of a
+// registered record form, TSClassReference objects and TSGroup top-level items
+// (docs/keyed-mapping.md).
 
 extension KeyedArchiveDecoder {
-    /// An object of a class without a Foundation layout: a Model record, a `TSClassReference`,
-    /// or a generic object with `TSGroups`. Throws `badObject` for anything else.
+    /// An object of a class without a Foundation layout: a `TSClassReference`, a generic object
+    /// with `TSGroups`, or an object in the keys of the class's registered ``RecordForm``.
+    /// Throws `badObject` for anything else.
     func genericObject(_ uid: UInt32, _ value: PlistValue, names: [String]) throws(KeyedArchiveError) -> AnyObject {
         if names == ["TSClassReference"] {
             return remember(uid, ClassReference(try archivedClass(value)))
         }
         guard case .array(let groups)? = value["TSGroups"] else {
-            if names.first == KeyedModelRecord.className { return try modelRecord(uid, value, names: names) }
+            if let form = options.recordForms.form(forClassName: names[0]),
+               let object = try form.decodeKeyed(KeyedRecordDecoder(decoder: self, uid: uid, entry: value, classNames: names)) {
+                return remember(uid, object)
+            }
             throw KeyedArchiveError(.badObject, "class \(names[0]) has no typedstream form (no TSGroups)")
         }
         let generic = remember(uid, GenericObject())
@@ -68,44 +73,6 @@ extension KeyedArchiveDecoder {
         }
         guard let first = next else { throw KeyedArchiveError(.badObject, "TSClassReference has no TSClasses") }
         return first
-    }
-
-    /// A Model record's readable keys → a generic `Model` object with the record's groups.
-    private func modelRecord(_ uid: UInt32, _ value: PlistValue, names: [String]) throws(KeyedArchiveError) -> GenericObject {
-        typealias Key = KeyedModelRecord.Key
-        let model = remember(uid, GenericObject())
-        var version: Int64 = 0
-        if case .integer(let v)? = value["TSVersion"] { version = v }
-        model.archiveClassChain = [ArchiveClassLink(names[0], version: version)]
-            + names.dropFirst().map { ArchiveClassLink($0, version: 0) }
-        guard let rect = GeometryText.numbers(in: try string(value[Key.rect], "Model \(Key.rect)")), rect.count == 4 else {
-            throw KeyedArchiveError(.badObject, "Model rect is not \"{{x, y}, {w, h}}\"")
-        }
-        func group(_ type: String, _ values: [ArchivedValue]) throws(KeyedArchiveError) -> ArchivedGroup {
-            do {
-                return ArchivedGroup(typeString: ArraySlice(type.utf8), types: try ObjCType.parseGroup(type), values: values)
-            } catch {
-                throw KeyedArchiveError(.badObject, "type '\(type)': \(error)")
-            }
-        }
-        func objectValue(_ key: String) throws(KeyedArchiveError) -> ArchivedValue {
-            guard let instance = try object(value[key] ?? .uid(0)) else { return .object(nil, referenceWidth: nil) }
-            let entry = placeholder(for: instance)
-            model.objects[ObjectIdentifier(entry)] = instance
-            return .object(entry, referenceWidth: nil)
-        }
-        func int32(_ key: String) throws(KeyedArchiveError) -> ArchivedValue {
-            .integer(Int64(Int32(truncatingIfNeeded: try integer(value[key], "Model \(key)"))), width: nil)
-        }
-        model.groups = [
-            try group("@", [try objectValue(Key.name)]),
-            try group("@", [try objectValue(Key.type)]),
-            try group("{?=ffff}", [.structure(rect.map { .float(Float($0), form: nil) })]),
-            try group("I", [try int32(Key.flag)]),
-            try group("i", [try int32(Key.kind)]),
-        ]
-        if value[Key.para] != nil { model.groups.append(try group("i", [try int32(Key.para)])) }
-        return model
     }
 
     /// A new graph entry that stands for `instance` in a rebuilt group; the group's `objects`

@@ -85,6 +85,9 @@ public enum PlainJSON {
         public var pretty: Bool
         /// The hook that substitutes natural values for objects. Default `nil` (generic form only).
         public var naturalValue: NaturalValue?
+        /// The plain-JSON forms of classes without a codec here, asked before ``naturalValue``
+        /// (``RecordForm/plainJSON(_:context:)``). Default empty.
+        public var recordForms: RecordForms
         /// Deepest nesting of objects, arrays and structs followed. Default
         /// ``ArchiveJSON/defaultMaximumNesting`` (256).
         public var maximumNesting: Int
@@ -92,12 +95,26 @@ public enum PlainJSON {
         public var limits: OutputLimits
 
         /// Creates options.
-        public init(pretty: Bool = true, naturalValue: NaturalValue? = nil, maximumNesting: Int = ArchiveJSON.defaultMaximumNesting,
-                    limits: OutputLimits = .default) {
+        public init(pretty: Bool = true, naturalValue: NaturalValue? = nil, recordForms: RecordForms = RecordForms(),
+                    maximumNesting: Int = ArchiveJSON.defaultMaximumNesting, limits: OutputLimits = .default) {
             self.pretty = pretty
             self.naturalValue = naturalValue
+            self.recordForms = recordForms
             self.maximumNesting = maximumNesting
             self.limits = limits
+        }
+    }
+
+    /// The hook plain JSON asks: the record forms of `options` first, then its ``Options/naturalValue``.
+    static func hook(_ options: Options) -> NaturalValue? {
+        let forms = options.recordForms
+        guard !forms.isEmpty else { return options.naturalValue }
+        let next = options.naturalValue
+        return { object, context in
+            if let form = forms.form(forClassNameBytes: object.classNameBytes), let natural = form.plainJSON(object, context: context) {
+                return natural
+            }
+            return next?(object, context)
         }
     }
 

@@ -44,7 +44,7 @@ struct PlainJSONConverter: ~Copyable {
         self.context = context
         index = context.index
         bytes = context.index.bytes
-        hook = options.naturalValue
+        hook = PlainJSON.hook(options)
         maximumNesting = options.maximumNesting
         limits = options.limits
         budget = options.limits.repeatedBytes(forInputOf: context.index.bytes.count)

@@ -57,7 +57,7 @@ struct DecodeCommand: Subcommand {
                 if json {
                     try ArchiveJSON.write(index, to: &out)
                 } else if plain {
-                    try ModelPlainJSON.write(index, to: &out)
+                    try PlainJSON.write(index, options: ToolRecordForms.plainJSONOptions, to: &out)
                 } else {
                     ArchiveTree.write(index, to: &out)
                 }

@@ -35,8 +35,8 @@ struct ConversionOptions: Sendable {
 
 /// Converts archives between formats.
 enum Converter {
-    /// The keyed export's options.
-    static var keyedOptions: KeyedArchiveExporter.Options { KeyedArchiveExporter.Options() }
+    /// The keyed export's options (with the registered record forms, ``ToolRecordForms``).
+    static var keyedOptions: KeyedArchiveExporter.Options { ToolRecordForms.keyedExportOptions }
 
     /// The keyed archive of a Model document's typedstream in the one keyed form of Model
     /// documents, the one `model export` writes and `model import` reads (root `ModelDocument`;
@@ -45,7 +45,6 @@ enum Converter {
     static func keyedModelDocument(_ bytes: [UInt8]) throws -> [UInt8]? {
         try KeyedModelArchive.convert(typedstream: bytes)
     }
-
 
     /// Converts typedstream `bytes` to `format`, writing the result to `out` as it is made
     /// (lossless JSON and keyed plists stream; a typedstream in the other byte order is made
@@ -76,9 +75,11 @@ enum Converter {
                 throw KeyedArchiveError(.notRepresentableInXML, "\(error.reason) (use --to keyed)")
             }
         case .typedstream:
-            // A keyed archive (binary or XML plist) of classes with codecs comes back as the
-            // typedstream NSArchiver would write; read with the bounded plist readers.
-            let typedstream = FormatDetector.startsAsPropertyList(bytes) ? try KeyedArchiveImporter.typedstream(fromKeyed: bytes) : bytes
+            // A keyed archive (binary or XML plist) of classes with codecs or registered record
+            // forms (a keyed Model document among them) comes back as the typedstream NSArchiver
+            // would write; read with the bounded plist readers.
+            let typedstream = FormatDetector.startsAsPropertyList(bytes)
+                ? try KeyedArchiveImporter.typedstream(fromKeyed: bytes, options: ToolRecordForms.keyedImportOptions) : bytes
             // Every token written anew in the other byte order, from the checked reader (the
             // bytes are those the graph writer gives: tested over the corpus both ways).
             out.append(try ArchiveIndex(bytes: typedstream, compiled: &compiled).write(byteOrder: options.byteOrder))
