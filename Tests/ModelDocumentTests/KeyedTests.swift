@@ -72,6 +72,25 @@ import Testing
         #expect(treeSnapshot(folder.sub("copy/thumbnails")) == treeSnapshot(folder.sub("source/thumbnails")))
     }
 
+    @Test func keyedModelDocumentsAreStableAndOpenWithFoundation() throws {
+        var records = ModelDocument.placeholderRecords
+        records[0].thumbnail = [0, 1, 2, 0xFF]
+        let bytes = try KeyedModelArchive.encode(records, version: .v2)
+        // The same records give the same bytes.
+        #expect(try KeyedModelArchive.encode(records, version: .v2) == bytes)
+        // Foundation's NSKeyedUnarchiver, an independent reader, opens it with the documented keys.
+        let unarchiver = try NSKeyedUnarchiver(forReadingFrom: Data(bytes))
+        unarchiver.requiresSecureCoding = false
+        unarchiver.setClass(FoundationModelDocumentReader.self, forClassName: "ModelDocument")
+        unarchiver.setClass(FoundationModelReader.self, forClassName: "Model")
+        let root = unarchiver.decodeObject(forKey: NSKeyedArchiveRootObjectKey) as? FoundationModelDocumentReader
+        #expect(unarchiver.error == nil)
+        #expect(root?.format == "ModelDocument" && root?.version == 2)
+        #expect(root?.models.map(\.name) == records.map(\.name))
+        #expect(root?.models.map(\.para) == records.map { Int($0.para) })
+        #expect(root?.models.first?.image == Data([0, 1, 2, 0xFF]))
+    }
+
     @Test func keyedModelKeysAreTheDocumentedOnes() throws {
         let bytes = try KeyedModelArchive.encode([ModelRecord(name: "n", type: "t", rect: ModelRect(x: 1, y: 2.5, width: 3, height: 4), flag: 1, kind: 2, para: 3, thumbnail: [1])], version: .v2)
         let plist = try PropertyListSerialization.propertyList(from: Data(bytes), options: [], format: nil) as? [String: Any]
@@ -94,9 +113,39 @@ import Testing
     }
 
     @Test func newerKeyedVersionIsRefused() throws {
-        KeyedArchiving.registerClassNames()
-        let root = KeyedModelDocument(version: 9, models: [])
-        let bytes = try KeyedArchiving.archive(root, path: nil)
+        let bytes = try KeyedModelDocument(version: 9, models: []).archived()
         #expect(throws: ModelDocumentError(.newerVersion, "")) { try KeyedModelArchive.decode(bytes) }
+    }
+}
+
+/// What Foundation's `NSKeyedUnarchiver` reads from a keyed Model document's root.
+final class FoundationModelDocumentReader: NSObject, NSCoding {
+    var format: String?
+    var version = 0
+    var models: [FoundationModelReader] = []
+
+    func encode(with coder: NSCoder) {}
+
+    init?(coder: NSCoder) {
+        format = coder.decodeObject(forKey: "format") as? String
+        version = coder.decodeInteger(forKey: "version")
+        models = coder.decodeObject(forKey: "models") as? [FoundationModelReader] ?? []
+    }
+}
+
+/// What Foundation's `NSKeyedUnarchiver` reads from one Model of a keyed Model document.
+final class FoundationModelReader: NSObject, NSCoding {
+    var name: String?
+    var rect: String?
+    var para: Int?
+    var image: Data?
+
+    func encode(with coder: NSCoder) {}
+
+    init?(coder: NSCoder) {
+        name = coder.decodeObject(forKey: "md_name") as? String
+        rect = coder.decodeObject(forKey: "md_rt") as? String
+        para = coder.containsValue(forKey: "md_para") ? coder.decodeInteger(forKey: "md_para") : nil
+        image = coder.decodeObject(forKey: "md_image") as? Data
     }
 }

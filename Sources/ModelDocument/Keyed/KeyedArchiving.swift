@@ -1,7 +1,8 @@
 import TypedStreamExport
 import Foundation
 
-/// The `NSKeyedArchiver` plumbing shared by albums and keyed Model documents: class names
+/// The `NSKeyedArchiver` plumbing of albums (keyed Model documents are written by our own
+/// keyed exporter, see ``KeyedModelDocument``): class names
 /// registered both ways, errors as ``ModelDocumentError`` `keyedArchive`. Writing only: archives
 /// are read by ``KeyedArchiveReader``, which keeps untrusted bytes away from Foundation.
 ///
@@ -18,19 +19,13 @@ import Foundation
 enum KeyedArchiving {
     /// Swift class → name written (`"ModelDocument.Album"` → `"Album"`).
     static var archivedNames: [String: String] {
-        [NSStringFromClass(Album.self): Album.className,
-         NSStringFromClass(KeyedModel.self): KeyedModel.className,
-         NSStringFromClass(KeyedModelDocument.self): KeyedModelDocument.className]
+        [NSStringFromClass(Album.self): Album.className]
     }
 
     /// Registers the archived class names of our keyed classes (idempotent).
     static func registerClassNames() {
         NSKeyedArchiver.setClassName(Album.className, for: Album.self)
         NSKeyedUnarchiver.setClass(Album.self, forClassName: Album.className)
-        NSKeyedArchiver.setClassName(KeyedModel.className, for: KeyedModel.self)
-        NSKeyedUnarchiver.setClass(KeyedModel.self, forClassName: KeyedModel.className)
-        NSKeyedArchiver.setClassName(KeyedModelDocument.className, for: KeyedModelDocument.self)
-        NSKeyedUnarchiver.setClass(KeyedModelDocument.self, forClassName: KeyedModelDocument.className)
     }
 
     /// A binary keyed archive of `root` (secure coding required).

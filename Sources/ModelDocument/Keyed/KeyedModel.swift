@@ -1,11 +1,13 @@
-import Foundation
 import TypedStreamExport
+import TypedStreamFoundation
 
 /// One Model in a keyed archive: class name `Model`, the Objective-C ivar names as keys.
 /// (Keys: see ``KeyedModelArchive``; names from ``ModelField``.) The one reading and writing of
 /// those keys: `model export`, `model import`, `convert --to keyed` of a document's typedstream
-/// and its way back (``ModelRecordForm``'s import) all go through this class.
-final class KeyedModel: NSObject, NSSecureCoding {
+/// and its way back (``ModelRecordForm``'s import) all go through this class. Written by our
+/// own keyed exporter (``KeyedArchiveRepresentable``), as `NSKeyedArchiver` lays out an object
+/// whose `encodeWithCoder:` writes these keys in this order; read by ``KeyedArchiveReader``.
+final class KeyedModel: KeyedArchiveRepresentable {
     static let className = Model.className
 
     /// The keys, as written: the Objective-C ivar names (``ModelField/ivarKey``).
@@ -20,7 +22,6 @@ final class KeyedModel: NSObject, NSSecureCoding {
         /// The thumbnail's bytes (`model export` only: never in the typedstream).
         static let image = "md_image"
     }
-    static var supportsSecureCoding: Bool { true }
 
     var record: ModelRecord
     var version: DocumentVersion
@@ -28,27 +29,22 @@ final class KeyedModel: NSObject, NSSecureCoding {
     init(_ record: ModelRecord, version: DocumentVersion) {
         self.record = record
         self.version = version
-        super.init()
     }
 
-    func encode(with coder: NSCoder) {
-        if let name = record.name { coder.encode(name as NSString, forKey: Key.name) }
-        if let type = record.type { coder.encode(type as NSString, forKey: Key.type) }
-        coder.encode(Self.rectString(record.rect) as NSString, forKey: Key.rect)
-        coder.encode(Int(record.flag), forKey: Key.flag)
-        coder.encode(Int(record.kind), forKey: Key.kind)
-        if version.hasPara { coder.encode(Int(record.para), forKey: Key.para) }
-        if version.hasReserved { coder.encode(Int(record.reserved), forKey: Key.reserved) }
-        if let thumbnail = record.thumbnail { coder.encode(Data(thumbnail) as NSData, forKey: Key.image) }
-    }
+    /// `$classes`: `Model`, `NSObject`.
+    var keyedClassNames: [String] { [Self.className, "NSObject"] }
 
-    /// Decoding needs the document version, which lives on the root: it is read later by
-    /// ``KeyedModelDocument``; here every present key is taken.
-    required init?(coder: NSCoder) {
-        guard let (record, version) = try? Self.fields(from: CoderValues(coder: coder)) else { return nil }
-        self.record = record
-        self.version = version
-        super.init()
+    /// The keys, in `encodeWithCoder:` order: strings and the thumbnail as objects, the rest
+    /// as integers.
+    func encodeKeyed(with encoder: KeyedArchiveEncoder) throws(KeyedArchiveError) {
+        if let name = record.name { try encoder.encodeStringObject(name, forKey: Key.name) }
+        if let type = record.type { try encoder.encodeStringObject(type, forKey: Key.type) }
+        try encoder.encodeStringObject(Self.rectString(record.rect), forKey: Key.rect)
+        encoder.encode(.integer(Int64(record.flag)), forKey: Key.flag)
+        encoder.encode(.integer(Int64(record.kind)), forKey: Key.kind)
+        if version.hasPara { encoder.encode(.integer(Int64(record.para)), forKey: Key.para) }
+        if version.hasReserved { encoder.encode(.integer(Int64(record.reserved)), forKey: Key.reserved) }
+        if let thumbnail = record.thumbnail { encoder.encode(try encoder.plainReference(.data(thumbnail)), forKey: Key.image) }
     }
 
     /// The record a Model's keys hold, and the document version its keys imply (`md_reserved`:
@@ -84,9 +80,8 @@ final class KeyedModel: NSObject, NSSecureCoding {
 
 /// The root of a keyed Model document: class name `ModelDocument`, keys `format`
 /// (`"ModelDocument"`), `version` (integer) and `models` (an `NSArray` of `Model`).
-final class KeyedModelDocument: NSObject, NSSecureCoding {
+final class KeyedModelDocument: KeyedArchiveRepresentable {
     static let className = "ModelDocument"
-    static var supportsSecureCoding: Bool { true }
 
     /// The keys, as written.
     enum Key {
@@ -101,21 +96,26 @@ final class KeyedModelDocument: NSObject, NSSecureCoding {
     init(version: Int, models: [KeyedModel]) {
         self.version = version
         self.models = models
-        super.init()
     }
 
-    func encode(with coder: NSCoder) {
-        coder.encode(DocumentSettings.formatIdentifier as NSString, forKey: Key.format)
-        coder.encode(version, forKey: Key.version)
-        coder.encode(models as NSArray, forKey: Key.models)
+    /// `$classes`: `ModelDocument`, `NSObject`.
+    var keyedClassNames: [String] { [Self.className, "NSObject"] }
+
+    /// `format`, `version`, then `models` as an `NSArray`.
+    func encodeKeyed(with encoder: KeyedArchiveEncoder) throws(KeyedArchiveError) {
+        try encoder.encodeStringObject(DocumentSettings.formatIdentifier, forKey: Key.format)
+        encoder.encode(.integer(Int64(version)), forKey: Key.version)
+        try encoder.encode(ArrayObject(models), forKey: Key.models)
     }
 
-    required init?(coder: NSCoder) {
-        guard coder.decodeObject(of: NSString.self, forKey: Key.format) as String? == DocumentSettings.formatIdentifier,
-              let models = coder.decodeObject(of: [NSArray.self, KeyedModel.self], forKey: Key.models) as? [KeyedModel] else { return nil }
-        version = coder.decodeInteger(forKey: Key.version)
-        self.models = models
-        super.init()
+    /// The binary keyed archive of the document: deterministic, the same bytes for the same
+    /// records.
+    func archived() throws(ModelDocumentError) -> [UInt8] {
+        do {
+            return try KeyedArchiveExporter.binary([.object(self)])
+        } catch {
+            throw ModelDocumentError(.keyedArchive, "cannot write the keyed archive: \(error.reason)")
+        }
     }
 
     /// The version and models of a keyed Model document read by `reader` (no Foundation).

@@ -39,7 +39,7 @@ public enum KeyedModelArchive {
             }
         }
         let root = KeyedModelDocument(version: version.rawValue, models: records.map { KeyedModel($0, version: version) })
-        return try KeyedArchiving.archive(root, path: nil)
+        return try root.archived()
     }
 
     /// The version and records of a keyed Model archive. Throws ``ModelDocumentError``
