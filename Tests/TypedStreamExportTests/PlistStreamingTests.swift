@@ -7,8 +7,9 @@ import TypedStream
 /// The keyed export keeps `$objects` packed (``KeyedObjectTable``) and writes the binary plist
 /// from it in two passes; the result must be the bytes of the plist written from the whole tree.
 struct PlistStreamingTests {
-    /// Equal scalars are stored once (0.0 and -0.0 are equal; NaN is never equal to itself),
-    /// UIDs once per number, and dictionary keys share objects with equal strings.
+    /// Identical scalars are stored once (strings by their bytes, reals by bit pattern: 0.0 and
+    /// -0.0 are two objects, two NaNs of the same bits one), UIDs once per number, and
+    /// dictionary keys share objects with equal strings.
     @Test func scalarsAreSharedAsBefore() throws {
         let value: PlistValue = .array([
             .real(0), .real(-0.0), .real(.nan), .real(.nan), .string("a"), .string("a"), .uid(1), .uid(1),
@@ -17,11 +18,14 @@ struct PlistStreamingTests {
         let bytes = BinaryPlistWriter.write(value)
         // Trailer: the object count is the 8 bytes after the two size bytes.
         let count = bytes[(bytes.count - 24)..<(bytes.count - 16)].reduce(0) { $0 << 8 | Int($1) }
-        // array, 0.0, NaN, NaN, "a", uid 1, dictionary, 7, "é" (both spellings are one String)
-        #expect(count == 9)
+        // array, 0.0, -0.0, NaN, "a", uid 1, dictionary, 7, "e\u{301}", "\u{e9}"
+        #expect(count == 10)
         let parsed = try #require(try PropertyListSerialization.propertyList(from: Data(bytes), format: nil) as? [Any])
         #expect(parsed.count == 12)
-        #expect((parsed[1] as? Double).map { $0 == 0 && $0.sign == .plus } == true)
+        #expect((parsed[0] as? Double).map { $0 == 0 && $0.sign == .plus } == true)
+        #expect((parsed[1] as? Double).map { $0 == 0 && $0.sign == .minus } == true)
+        #expect((parsed[10] as? String).map { Array($0.utf8) } == Array("e\u{301}".utf8))
+        #expect((parsed[11] as? String).map { Array($0.utf8) } == Array("\u{e9}".utf8))
         #expect((parsed[3] as? Double)?.isNaN == true)
     }
 

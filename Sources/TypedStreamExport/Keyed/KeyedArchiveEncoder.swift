@@ -56,7 +56,7 @@ public final class KeyedArchiveEncoder {
         return table
     }()
     private var uids: [ObjectIdentifier: UInt32] = [:]
-    private var plainUIDs: [PlistValue: UInt32] = [:]
+    private var plainUIDs: [ExactPlistKey: UInt32] = [:]
     private var classUIDs: [[String]: UInt32] = [:]
     private var retained: [AnyObject] = []
     private var fieldStack: [[PlistEntry]] = []
@@ -195,11 +195,12 @@ public final class KeyedArchiveEncoder {
 
     /// The UID of a plain value (string, number, data) in `$objects`, stored once per value.
     public func plainReference(_ value: PlistValue) throws(KeyedArchiveError) -> PlistValue {
-        if let uid = plainUIDs[value] { return .uid(uid) }
+        let key = ExactPlistKey(value)
+        if let uid = plainUIDs[key] { return .uid(uid) }
         charge(value)
         let uid = try nextUID()
         table.append(value)
-        plainUIDs[value] = uid
+        plainUIDs[key] = uid
         return .uid(uid)
     }
 

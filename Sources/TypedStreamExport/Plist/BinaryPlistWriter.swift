@@ -47,7 +47,7 @@ public enum BinaryPlistWriter {
         let entries: KeyedObjectTable?
 
         /// The object of each distinct scalar (the first occurrence's).
-        var scalarIndex: [PlistValue: Int] = [:]
+        var scalarIndex: [ExactPlistKey: Int] = [:]
         /// The object of each UID, by UID (`-1`: none).
         var uidIndex: [Int] = []
         /// The object of each key number (`-1`: none yet).
@@ -229,14 +229,14 @@ public enum BinaryPlistWriter {
         }
 
         private mutating func sharedScalar(_ value: PlistValue, _ tag: UInt8, _ position: Int) -> Int {
-            if let known = scalarIndex[value], known != next { return known }
-            // New here (a NaN, never equal to itself, is always new).
+            let key = ExactPlistKey(value)
+            if let known = scalarIndex[key], known != next { return known }
             let index = next
             next += 1
             if writing {
                 items.append(.scalar(tag: tag, position: position))
             } else {
-                scalarIndex[value] = index
+                scalarIndex[key] = index
             }
             return index
         }
