@@ -11,8 +11,19 @@ struct ExactPlistKey: Hashable {
     init(_ value: PlistValue) { self.value = value }
 
     static func == (a: ExactPlistKey, b: ExactPlistKey) -> Bool {
-        // An explicit stack: containers nest as deep as their values do.
-        var pending: [(PlistValue, PlistValue)] = [(a.value, b.value)]
+        // Scalars, what is stored once nearly always, without the stack.
+        switch (a.value, b.value) {
+        case (.string(let s), .string(let t)): return sameUTF8(s, t)
+        case (.integer(let m), .integer(let n)): return m == n
+        case (.uid(let u), .uid(let v)): return u == v
+        default: return sameContainers(a.value, b.value)
+        }
+    }
+
+    /// Compares two values of any kind, with an explicit stack: containers nest as deep as
+    /// their values do.
+    private static func sameContainers(_ a: PlistValue, _ b: PlistValue) -> Bool {
+        var pending: [(PlistValue, PlistValue)] = [(a, b)]
         while let (x, y) = pending.popLast() {
             switch (x, y) {
             case (.string(let s), .string(let t)):
@@ -44,12 +55,30 @@ struct ExactPlistKey: Hashable {
     }
 
     func hash(into hasher: inout Hasher) {
+        switch value {
+        case .string(let text):
+            hasher.combine(0 as UInt8)
+            Self.combineUTF8(text, into: &hasher)
+        case .integer(let n):
+            hasher.combine(1 as UInt8)
+            hasher.combine(n)
+        case .uid(let u):
+            hasher.combine(6 as UInt8)
+            hasher.combine(u)
+        default:
+            Self.combine(value, into: &hasher)
+        }
+    }
+
+    /// Hashes a value of any kind, with an explicit stack (see ``sameContainers(_:_:)``); the
+    /// scalars as ``hash(into:)`` does.
+    private static func combine(_ value: PlistValue, into hasher: inout Hasher) {
         var pending: [PlistValue] = [value]
         while let next = pending.popLast() {
             switch next {
             case .string(let text):
                 hasher.combine(0 as UInt8)
-                Self.combineUTF8(text, into: &hasher)
+                combineUTF8(text, into: &hasher)
             case .integer(let n):
                 hasher.combine(1 as UInt8)
                 hasher.combine(n)
@@ -77,7 +106,7 @@ struct ExactPlistKey: Hashable {
                 hasher.combine(8 as UInt8)
                 hasher.combine(entries.count)
                 for entry in entries {
-                    Self.combineUTF8(entry.key, into: &hasher)
+                    combineUTF8(entry.key, into: &hasher)
                     pending.append(entry.value)
                 }
             }
