@@ -207,6 +207,28 @@ struct CarveCommandTests {
         #expect(found.map(\.offset) == (0..<4096).map { $0 * header.count })
     }
 
+    @Test func nestedNeverEndingArchivesStayWithinTheBudget() throws {
+        // Each header's object holds a string that holds the next header and all after it, so
+        // every candidate reads to the end of the file until damaged candidates have used their
+        // share (twice the file plus the maximum size); the rest read 4 KiB each.
+        let prefix = Samples.appleHeader + [0x84, 0x01, 0x40, 0x84, 0x84, 0x84, 0x01, 0x41, 0x00, 0x85, 0x84, 0x01, 0x2B, 0x82]
+        let level = prefix.count + 4
+        let count = 6000
+        var bytes: [UInt8] = []
+        for index in 0..<count {
+            let rest = UInt32((count - index - 1) * level)
+            bytes += prefix + (0..<4).map { UInt8(truncatingIfNeeded: rest >> ($0 * 8)) }
+        }
+        var carver = Carver(source: CarveSource(bytes: bytes))
+        carver.maximumSize = 64 << 10
+        let totals = try carver.run { item in #expect(item.status == .damaged) }
+        #expect(totals.damaged == count && totals.ok == 0)
+        // Without the budget each would read about the rest of the file: 6000 × 210 KB / 2.
+        let budget = 2 * bytes.count + carver.maximumSize
+        let largestCandidate = carver.maximumSize * 4 / 3
+        #expect(totals.damagedRead <= budget + largestCandidate + count * (512 + 2048 + 4096), "\(totals.damagedRead)")
+    }
+
     @Test func inspectAndDetectLookInsideADump() throws {
         let (bytes, planted) = try Self.plantedFile(seed: Self.seed &+ 2, copies: 1)
         let folder = try TemporaryFolder()

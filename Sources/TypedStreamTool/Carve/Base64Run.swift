@@ -15,6 +15,8 @@ struct Base64Run {
     private(set) var ended = false
     /// The next text offset to read.
     private var cursor: Int
+    /// How much text the next read takes: small first, doubling up to 64 KiB.
+    private var pieceSize = 256
     private var pending: UInt32 = 0
     private var pendingLetters = 0
 
@@ -34,8 +36,10 @@ struct Base64Run {
     /// ``FileReadError`` when the source cannot be read.
     mutating func decode(upTo count: Int) throws(FileReadError) {
         while decoded.count < count, !ended {
+            // About the text the missing bytes take, so that a short archive reads little.
             let limit = start + maximumText - cursor
-            let piece = try source.read(at: cursor, count: min(1 << 16, limit))
+            let piece = try source.read(at: cursor, count: min(pieceSize, max(256, (count - decoded.count) / 3 * 4 + 64), limit))
+            pieceSize = min(pieceSize * 2, 1 << 16)
             if piece.isEmpty {
                 finish()
                 break
@@ -83,8 +87,10 @@ struct Base64Run {
         var seen = 0
         var position = start
         var end = start
+        var pieceSize = 256
         scanning: while seen < letters {
-            let piece = try source.read(at: position, count: 1 << 16)
+            let piece = try source.read(at: position, count: min(pieceSize, (letters - seen) / 4 * 5 + 64))
+            pieceSize = min(pieceSize * 2, 1 << 16)
             if piece.isEmpty { break }
             for byte in piece {
                 position += 1

@@ -58,7 +58,9 @@ struct CarvedItem: Hashable, Sendable {
     /// Its line in `carved.tsv`: offset, length, kind, status, reason (tabs and line breaks in
     /// the reason replaced by spaces).
     var tableLine: String {
-        let cleaned = String(reason.map { $0 == "\t" || $0 == "\n" || $0 == "\r" ? " " : $0 })
+        let isBreak = { (byte: UInt8) in byte == 0x09 || byte == 0x0A || byte == 0x0D }
+        let cleaned = reason.utf8.contains(where: isBreak)
+            ? String(decoding: reason.utf8.map { isBreak($0) ? 0x20 : $0 }, as: UTF8.self) : reason
         return "\(offset)\t\(length)\t\(kind.rawValue)\t\(status.rawValue)\t\(cleaned)\n"
     }
 }

@@ -15,9 +15,15 @@ import TypedStream
 /// A whole archive is reported as ``CarvedItem/Status/ok`` and the scan goes on after it (an
 /// archive inside another is part of it, not found again); a candidate with no whole archive is
 /// reported as ``CarvedItem/Status/damaged`` and the scan goes on at the next byte. Each
-/// candidate reads at most ``maximumSize`` bytes (base64: its decoded bytes), so the work is
-/// linear in the file's size for any content, and memory stays near ``chunkSize`` plus the
-/// largest archive.
+/// candidate reads at most ``maximumSize`` bytes (base64: its decoded bytes), and memory stays
+/// near ``chunkSize`` plus the largest archive.
+///
+/// The work stays linear in the file's size whatever it holds: a candidate that turns out
+/// damaged usually fails within a few bytes, but a crafted file can nest archives that never
+/// end (each header's string holds the next header and all after it), so that every candidate
+/// reads to the end of the file. Damaged candidates may therefore read, together, at most twice
+/// the file's size plus ``maximumSize``; past that, each candidate reads at most
+/// ``exhaustedMaximumSize`` bytes.
 ///
 /// ```swift
 /// let carver = Carver(source: try CarveSource(path: "dump.bin", context: context))
@@ -30,6 +36,8 @@ struct Carver {
     var maximumSize = TypedStreamExtent.defaultMaximumSize
     /// How much of the file is scanned at a time (default 8 MiB).
     var chunkSize = 8 << 20
+    /// What a candidate may read once damaged candidates have read their share (4 KiB).
+    static let exhaustedMaximumSize = 4096
 
     /// What a run found, in numbers.
     struct Totals: Hashable, Sendable {
@@ -39,6 +47,8 @@ struct Carver {
         var damaged = 0
         /// Bytes of the file that whole archives take.
         var carvedBytes = 0
+        /// Bytes read (decoded, for base64) by candidates that turned out damaged.
+        var damagedRead = 0
     }
 
     /// Scans the whole file and hands each item found to `found`, in file order. Throws
@@ -49,6 +59,11 @@ struct Carver {
         let margin = 8
         var chunkStart = 0
         var resume = 0
+        // What damaged candidates have read, and may read in all.
+        var damagedRead = 0
+        // Type strings compiled once for all candidates (message bodies share most of theirs).
+        var compiled = CompiledTypeStrings()
+        let damagedBudget = 2 * source.size + maximumSize
         // One buffer for every piece: the margin before it, the piece, the longest signature after.
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: chunkSize + CarveSignature.longest + 2 * margin, alignment: 16)
         defer { buffer.deallocate() }
@@ -62,7 +77,9 @@ struct Carver {
             for hit in hits {
                 let offset = bufferStart + hit.offset
                 guard offset >= resume else { continue }
-                let (item, skipTo) = try examine(hit.signature, at: offset, trailers: trailers)
+                let maximum = totals.damagedRead > damagedBudget ? min(maximumSize, Self.exhaustedMaximumSize) : maximumSize
+                let (item, skipTo, read) = try examine(hit.signature, at: offset, maximum: maximum, trailers: trailers, compiled: &compiled)
+                if item?.status != .ok { totals.damagedRead += read }
                 if let item {
                     try found(item)
                     if item.status == .ok {
@@ -82,12 +99,23 @@ struct Carver {
 
     /// Examines one candidate: the item to report (none for a property list that is not a keyed
     /// archive), and where the scan may go on at the earliest besides.
-    private func examine(_ signature: CarveSignature, at offset: Int,
-                         trailers: BinaryPlistTrailers) throws -> (CarvedItem?, skipTo: Int?) {
+    private func examine(_ signature: CarveSignature, at offset: Int, maximum maximumSize: Int,
+                         trailers: BinaryPlistTrailers, compiled: inout CompiledTypeStrings) throws -> (CarvedItem?, skipTo: Int?, read: Int) {
+        var read = 0
+        let (item, skipTo) = try examine(signature, at: offset, maximum: maximumSize, trailers: trailers, compiled: &compiled, read: &read)
+        return (item, skipTo, read)
+    }
+
+    /// ``examine(_:at:maximum:trailers:compiled:)``, adding the bytes it reads (decodes, for
+    /// base64) to `read`.
+    private func examine(_ signature: CarveSignature, at offset: Int, maximum maximumSize: Int, trailers: BinaryPlistTrailers,
+                         compiled: inout CompiledTypeStrings, read: inout Int) throws -> (CarvedItem?, skipTo: Int?) {
         switch signature {
         case .typedStream:
-            let outcome = try TypedStreamExtent.find(maximumSize: maximumSize) { count throws(FileReadError) in
-                try source.read(at: offset, count: count)
+            let outcome = try TypedStreamExtent.find(maximumSize: maximumSize, compiled: &compiled) { count throws(FileReadError) in
+                let bytes = try source.read(at: offset, count: count)
+                read += bytes.count
+                return bytes
             }
             switch outcome {
             case .archive(let length, let groups, let header):
@@ -100,9 +128,11 @@ struct Carver {
             }
         case .base64TypedStream:
             var run = Base64Run(source: source, start: offset, maximumText: maximumSize / 3 * 4 + maximumSize / 2)
-            let outcome = try TypedStreamExtent.find(maximumSize: maximumSize) { count throws(FileReadError) in
+            let outcome = try TypedStreamExtent.find(maximumSize: maximumSize, compiled: &compiled) { count throws(FileReadError) in
                 try run.decode(upTo: count)
-                return Array(run.decoded.prefix(count))
+                let bytes = Array(run.decoded.prefix(count))
+                read += bytes.count
+                return bytes
             }
             switch outcome {
             case .archive(let length, let groups, let header):
@@ -119,6 +149,7 @@ struct Carver {
             var firstDamage: (offset: Int, reason: String)?
             for end in try trailers.ends(ofListAt: offset) {
                 let bytes = try source.read(at: offset, count: end - offset)
+                read += bytes.count
                 switch BinaryPlistExtent.check(bytes) {
                 case .keyedArchive(let length, let archiver):
                     return (CarvedItem(offset: offset, length: length, kind: .keyedArchive, status: .ok,
@@ -134,6 +165,7 @@ struct Carver {
         case .base64BinaryPlist:
             var run = Base64Run(source: source, start: offset, maximumText: maximumSize / 3 * 4 + maximumSize / 2)
             try run.decode(upTo: maximumSize)
+            read += run.decoded.count
             let examined = try offset + run.textLength(encoding: run.decoded.count)
             guard run.decoded.starts(with: Array("bplist00".utf8)) else { return (nil, examined) }
             var firstDamage: (offset: Int, reason: String)?

@@ -1,3 +1,5 @@
+import TypedStream
+
 /// An archive that starts at an offset inside a larger file, cut out as `carve` would cut it:
 /// what `inspect --offset` and `detect --offset` look at.
 enum EmbeddedArchive {
@@ -15,7 +17,8 @@ enum EmbeddedArchive {
                       maximumSize: Int = TypedStreamExtent.defaultMaximumSize) throws(FileReadError) -> [UInt8]? {
         let head = try source.read(at: offset, count: 16)
         if CarveSignature.isTypedStreamHeader(head) {
-            let outcome = try TypedStreamExtent.find(maximumSize: maximumSize) { count throws(FileReadError) in
+            var compiled = CompiledTypeStrings()
+            let outcome = try TypedStreamExtent.find(maximumSize: maximumSize, compiled: &compiled) { count throws(FileReadError) in
                 try source.read(at: offset, count: count)
             }
             if case .archive(let length, _, _) = outcome { return try source.read(at: offset, count: length) }

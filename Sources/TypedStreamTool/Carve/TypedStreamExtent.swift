@@ -10,7 +10,12 @@ import TypedStream
 /// 1. The bytes from the start are read in a window of 512 bytes; when the reader runs out of
 ///    window (the data is cut short, or a length runs past it), the window grows fourfold and
 ///    the reading starts again, up to ``maximumSize`` — so the work is bounded by the archive's
-///    own size, and by ``maximumSize`` for one that never ends.
+///    own size, and by ``maximumSize`` for one that never ends. Once a group holding an object
+///    (the root) is complete, a later group may grow the window only to 16 times the bytes
+///    before it, or 64 KiB: what follows an archive often starts like a group and then claims
+///    a length of megabytes, and would otherwise make every such archive read ``maximumSize``
+///    bytes. (NeXT documents that write a version number before the root object are not
+///    affected: that first group holds no object.)
 /// 2. The end is the end of the last token read when the reader was between top-level groups
 ///    there, otherwise the start of the last top-level group it began. Trailing groups that
 ///    bring nothing new — only back-references and nils, such as the one byte `99` that a
@@ -38,16 +43,32 @@ enum TypedStreamExtent {
     /// The first window read.
     static let firstWindow = 512
 
+    /// The least a later group may grow the window to (see the overview).
+    static let laterGroupWindow = 64 << 10
+
     /// Finds the archive at the start of the bytes `fetch` gives: `fetch(n)` returns the first
-    /// `n` bytes, or all there are when fewer. Reads at most `maximumSize` bytes. Throws what
-    /// `fetch` throws.
+    /// `n` bytes, or all there are when fewer. Reads at most `maximumSize` bytes. Type strings
+    /// are compiled once for all the candidates that share `compiled`. Throws what `fetch` throws.
     static func find<Failure: Error>(maximumSize: Int = defaultMaximumSize, limits: DecodingLimits = .default,
+                                     compiled: inout CompiledTypeStrings,
                                      fetch: (Int) throws(Failure) -> [UInt8]) throws(Failure) -> Outcome {
         var window = min(firstWindow, maximumSize)
         while true {
             let bytes = try fetch(window)
-            let canGrow = bytes.count == window && window < maximumSize
-            let reading = read(bytes, limits: limits)
+            let reading = read(bytes, limits: limits, compiled: &compiled)
+            var canGrow = bytes.count == window && window < maximumSize
+            if canGrow, window >= laterGroupWindow, let root = reading.firstObjectGroup {
+                // Where the groups after the root begin: the last group start read after it, or
+                // the end of the last token when everything before it is a whole archive (the
+                // reading stopped at the start of the next group).
+                var boundary: Int?
+                if root + 1 < reading.groupStarts.count {
+                    boundary = reading.groupStarts.last
+                } else if (try? ArchiveIndex(bytes: Array(bytes[..<reading.lastEnd]), limits: limits, compiled: &compiled)) != nil {
+                    boundary = reading.lastEnd
+                }
+                if let boundary, window >= 16 * boundary { canGrow = false }
+            }
             if canGrow {
                 if reading.error == nil { window = min(window * 4, maximumSize); continue }
                 if let error = reading.error, error.code == .truncated || error.code == .badLength {
@@ -55,7 +76,7 @@ enum TypedStreamExtent {
                     continue
                 }
             }
-            return settle(bytes, reading, limits: limits, reachedMaximum: bytes.count >= maximumSize)
+            return settle(bytes, reading, limits: limits, compiled: &compiled, reachedMaximum: bytes.count >= maximumSize)
         }
     }
 
@@ -66,13 +87,16 @@ enum TypedStreamExtent {
         var groupStarts: [Int] = []
         /// Per group: whether it holds only references and nils so far.
         var referencesOnly: [Bool] = []
+        /// The first group that holds a new object.
+        var firstObjectGroup: Int?
         var lastEnd = 0
         var error: WireError?
     }
 
-    private static func read(_ bytes: [UInt8], limits: DecodingLimits) -> Reading {
+    private static func read(_ bytes: [UInt8], limits: DecodingLimits, compiled: inout CompiledTypeStrings) -> Reading {
         var reading = Reading()
-        var reader = TokenReader(bytes: bytes, limits: limits)
+        var reader = TokenReader(bytes: bytes, limits: limits, compiled: compiled)
+        defer { compiled = reader.compiledTypeStrings }
         do {
             while let token = try reader.nextCompact() {
                 if token.depth == 0, token.code == .typeString || token.code == .untypedGroup {
@@ -83,6 +107,9 @@ enum TypedStreamExtent {
                     }
                 }
                 if reading.referencesOnly.last == true, !isReference(token) { reading.referencesOnly[reading.referencesOnly.count - 1] = false }
+                if reading.firstObjectGroup == nil, token.code == .object, token.form == .new, !reading.groupStarts.isEmpty {
+                    reading.firstObjectGroup = reading.groupStarts.count - 1
+                }
                 reading.lastEnd = token.end
             }
         } catch {
@@ -93,7 +120,8 @@ enum TypedStreamExtent {
     }
 
     /// Picks the end from a final reading (see the type's overview).
-    private static func settle(_ bytes: [UInt8], _ reading: Reading, limits: DecodingLimits, reachedMaximum: Bool) -> Outcome {
+    private static func settle(_ bytes: [UInt8], _ reading: Reading, limits: DecodingLimits,
+                               compiled: inout CompiledTypeStrings, reachedMaximum: Bool) -> Outcome {
         guard let header = reading.header, let first = reading.groupStarts.first else {
             if let error = reading.error { return .damaged(offset: error.offset, reason: error.reason) }
             return .damaged(offset: reading.lastEnd, reason: "a header and nothing after it")
@@ -115,7 +143,7 @@ enum TypedStreamExtent {
             }
             tries += 1
             do {
-                _ = try ArchiveIndex(bytes: Array(bytes[..<end]), limits: limits)
+                _ = try ArchiveIndex(bytes: Array(bytes[..<end]), limits: limits, compiled: &compiled)
                 return .archive(length: end, groups: groups.count, header: header)
             } catch {
                 if refused == nil { refused = error }

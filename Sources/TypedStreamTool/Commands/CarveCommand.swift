@@ -20,9 +20,10 @@ struct CarveCommand: Subcommand {
             signature and is not looked for.
 
             A typedstream has no length: it is taken to end where its last complete top-level \
-            group ends, as far as the checked reader gets (trailing groups of only 00 or only FF \
-            bytes, free space, are left out); bytes after it that happen to read as one more \
-            small group are included. A binary property list ends at the trailer that points \
+            group ends, as far as the checked reader gets (trailing groups that bring nothing \
+            new, only references and nils, and groups of only 00 or only FF bytes, free space, \
+            are left out); bytes after it that happen to read as one more group with a value in \
+            it are included. A binary property list ends at the trailer that points \
             back at it. Each whole archive is written atomically to DIR/OFFSET-LENGTH.EXT \
             (offset in 12 digits; .typedstream or .plist; base64 is decoded, its OFFSET and \
             LENGTH are those of the text), and the scan goes on after it: an archive inside \
@@ -34,9 +35,12 @@ struct CarveCommand: Subcommand {
             reason. Files from an earlier carve into DIR are left as they are.
 
             FILE is read a piece at a time (8 MiB) and each candidate reads at most --max-size \
-            bytes, so memory stays small and the time linear whatever the file holds. FILE must \
-            be a regular file or a disk device ('-' reads standard input whole). Look at one \
-            archive in place with 'inspect --offset N FILE' or 'detect --offset N FILE'.
+            bytes, so memory stays small and the time linear whatever the file holds (candidates \
+            that turn out damaged read, together, at most twice the file's size plus --max-size; \
+            after that 4 KiB each). FILE must be a regular file or a disk device ('-' reads \
+            standard input whole). The archives are flushed to disk together at the end, then \
+            carved.tsv. Look at one archive in place with 'inspect --offset N FILE' or \
+            'detect --offset N FILE'.
 
             Exit status 0 when the whole file was scanned (whatever was found), 1 when it could \
             not be read or an output could not be written.
