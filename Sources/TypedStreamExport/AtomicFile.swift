@@ -13,6 +13,8 @@ import Darwin
 /// - A destination that exists and is not a regular file or a folder (`/dev/null`,
 ///   `/dev/stdout` on a terminal or pipe, a FIFO) is written directly, with no temporary file —
 ///   there is nothing to replace atomically. A folder is refused.
+/// - Writers of many files may leave the flushing to one `sync()` at the end
+///   (``write(_:to:flushing:)``).
 /// - The temporary file is `.NAME.tmp-XXXXXX` beside the destination. It is removed on every
 ///   failure, and by ``removeTemporaryFilesOnSignals()`` when the process is interrupted;
 ///   one left by a killed run (older than this process's first write) is removed by the next
@@ -31,9 +33,14 @@ public enum AtomicFile {
     /// Writes `bytes` to `path` atomically (mode 0644 unless the file exists, then its mode is
     /// kept). Throws ``WriteError``; on failure the destination is untouched and the temporary
     /// file removed.
-    public static func write(_ bytes: some Collection<UInt8>, to path: String) throws(WriteError) {
+    ///
+    /// With `flushing` false the file and its folder are not flushed to disk: the replacement
+    /// is still atomic (readers see the old content or the new, whole), but a power cut soon
+    /// after may lose it. For writers of many files that flush them all at once afterwards
+    /// (`sync()`), where a flush per file would cost more than the writing.
+    public static func write(_ bytes: some Collection<UInt8>, to path: String, flushing: Bool = true) throws(WriteError) {
         do {
-            try replace(path) { descriptor in try writeAll(Array(bytes), descriptor: descriptor, path: path) }
+            try replace(path, flushing: flushing) { descriptor in try writeAll(Array(bytes), descriptor: descriptor, path: path) }
         } catch let error as WriteError {
             throw error
         } catch {
@@ -59,7 +66,7 @@ public enum AtomicFile {
     /// folder flushed. On any failure the temporary file is removed and the destination is
     /// untouched. A destination that is neither a regular file nor missing is written directly
     /// (not flushed) or, if a folder, refused.
-    private static func replace(_ path: String, fill: (Int32) throws -> Void) throws {
+    private static func replace(_ path: String, flushing: Bool = true, fill: (Int32) throws -> Void) throws {
         var status = stat()
         let exists = stat(path, &status) == 0
         if exists, (status.st_mode & S_IFMT) == S_IFDIR { throw WriteError(path: path, reason: "it is a folder") }
@@ -90,7 +97,7 @@ public enum AtomicFile {
         fchmod(descriptor, exists ? status.st_mode & 0o7777 : 0o644)
         do {
             try fill(descriptor)
-            guard fsync(descriptor) == 0 else { throw WriteError(path: path, reason: errnoText()) }
+            guard !flushing || fsync(descriptor) == 0 else { throw WriteError(path: path, reason: errnoText()) }
         } catch {
             close(descriptor)
             throw error
@@ -98,7 +105,7 @@ public enum AtomicFile {
         guard close(descriptor) == 0 else { throw WriteError(path: path, reason: errnoText()) }
         guard rename(temporary, target) == 0 else { throw WriteError(path: path, reason: errnoText()) }
         succeeded = true
-        syncFolder(folder)
+        if flushing { syncFolder(folder) }
     }
 
     /// Writes to an existing destination that is not a regular file (a device, a FIFO) in

@@ -45,6 +45,7 @@ public enum TypedStreamCommand {
             ModelCommand.self,
             VerifyCommand.self,
             DetectCommand.self,
+            CarveCommand.self,
             HelpCommand.self,
         ]
     }

@@ -12,10 +12,15 @@ struct InspectCommand: Subcommand {
             reference to #n, end of object …), indented by nesting; references are resolved to \
             what they point at. On a damaged file everything up to the damage is shown, then the \
             undecoded bytes and the error with its offset (exit status 1).
+
+            With --offset N where a typedstream header starts (an archive inside a larger \
+            file, as 'carve' lists them), that archive is shown on its own: from N to the end \
+            of its last complete top-level group, offsets counted from N, --length and \
+            --object applying to it. Otherwise --offset only hides what comes before N.
             """,
         arguments: [.init("FILE", help: "The archive to inspect; '-' reads standard input.")],
         options: [
-            .init("offset", valueName: "n", help: "Start at byte offset n (decimal or 0x hex).", defaultDescription: "0"),
+            .init("offset", valueName: "n", help: "Start at byte offset n (decimal or 0x hex); when an archive starts there, show it alone.", defaultDescription: "0"),
             .init("length", valueName: "n", help: "Show only items within n bytes from the start offset."),
             .init("object", valueName: "n", help: "Follow object #n only: from its 'new' to its end of object."),
             .init("color", valueName: "when", help: "Colour: auto (only on a terminal), always or never.", defaultDescription: "auto"),
@@ -57,9 +62,15 @@ struct InspectCommand: Subcommand {
     }
 
     func run(_ context: CommandContext) throws -> ExitCode {
-        let bytes = try context.readFile(file.value)
+        let start = try Self.number(offset, name: "offset") ?? 0
         var options = AnnotatedDump.Options()
-        options.startOffset = try Self.number(offset, name: "offset") ?? 0
+        let bytes: [UInt8]
+        if start > 0, let embedded = try EmbeddedArchive.bytes(in: CarveSource(path: file.value, context: context), at: start) {
+            bytes = embedded
+        } else {
+            bytes = try context.readFile(file.value)
+            options.startOffset = start
+        }
         options.length = try Self.number(length, name: "length")
         options.objectIndex = try Self.number(object, name: "object")
         let choice = color.flatMap { AnnotatedDump.ColorChoice(rawValue: $0.value) } ?? .auto
