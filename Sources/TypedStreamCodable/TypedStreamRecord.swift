@@ -47,11 +47,11 @@ final class RecordObject: ArchivableObject {
         self.isArray = isArray
     }
 
-    func decodeContents(with decoder: Unarchiver) throws {
+    func decodeContents(with decoder: some ObjectDecoder) throws {
         throw CoderError(.badContents, "RecordObject is written by TypedStreamEncoder only")
     }
 
-    func encodeContents(with encoder: Archiver) throws {
+    func encodeContents(with encoder: some ObjectEncoder) throws {
         if isArray { try encoder.encode(Int32(countsPairs ? items.count / 2 : items.count)) }
         for item in items {
             switch item {

@@ -38,14 +38,16 @@ public final class ArrayObject: ArchivableObject, HoldsObjects {
     public var isMutable: Bool { archiveClassChain.first?.name == "NSMutableArray" }
 
     /// Reads the count and the elements.
-    public func decodeContents(with decoder: Unarchiver) throws {
+    @_specialize(where D == Unarchiver)
+    public func decodeContents<D: ObjectDecoder>(with decoder: D) throws {
         archiveClassChain = decoder.currentClassChain
         try decoder.requireVersion(of: "NSArray", in: 0...0)
         elements = try decoder.decodeCountedObjects(countType: Int32.self, className: "NSArray")
     }
 
     /// Writes the count and the elements.
-    public func encodeContents(with encoder: Archiver) throws {
+    @_specialize(where E == Archiver)
+    public func encodeContents<E: ObjectEncoder>(with encoder: E) throws {
         try encoder.encodeCountedObjects(elements, countType: Int32.self, className: "NSArray")
     }
 }

@@ -86,7 +86,8 @@ public final class AttributedStringObject: ArchivableObject, HoldsObjects, Custo
 
     /// Reads the string and the runs. Throws ``CoderError`` `badContents` when a run is
     /// negative or overflows the string, or a dictionary number is neither known nor the next.
-    public func decodeContents(with decoder: Unarchiver) throws {
+    @_specialize(where D == Unarchiver)
+    public func decodeContents<D: ObjectDecoder>(with decoder: D) throws {
         archiveClassChain = decoder.currentClassChain
         try decoder.requireChainVersions(["NSMutableAttributedString": 0...0, "NSAttributedString": 0...0])
         let offset = decoder.currentObjectOffset
@@ -122,7 +123,8 @@ public final class AttributedStringObject: ArchivableObject, HoldsObjects, Custo
     /// Writes the string and the runs, numbering dictionaries by instance in order of first use.
     /// Throws ``CoderError`` `invalidValue` when the run lengths do not add up to the string's
     /// UTF-16 length.
-    public func encodeContents(with encoder: Archiver) throws {
+    @_specialize(where E == Archiver)
+    public func encodeContents<E: ObjectEncoder>(with encoder: E) throws {
         let total = stringObject.utf16Count
         let sum = attributeRuns.reduce(0) { $0 + max($1.length, 0) }
         guard sum == total, attributeRuns.allSatisfy({ $0.length >= 0 }) else {

@@ -32,14 +32,16 @@ public final class DataObject: ArchivableObject, CustomStringConvertible {
     public var data: Data { Data(bytes) }
 
     /// Reads the length and the bytes.
-    public func decodeContents(with decoder: Unarchiver) throws {
+    @_specialize(where D == Unarchiver)
+    public func decodeContents<D: ObjectDecoder>(with decoder: D) throws {
         archiveClassChain = decoder.currentClassChain
         try decoder.requireChainVersions(["NSMutableData": 0...0, "NSData": 0...0])
         bytes = try decoder.decodeDataObject()
     }
 
     /// Writes the length and the bytes.
-    public func encodeContents(with encoder: Archiver) throws {
+    @_specialize(where E == Archiver)
+    public func encodeContents<E: ObjectEncoder>(with encoder: E) throws {
         try encoder.encodeDataObject(bytes)
     }
 

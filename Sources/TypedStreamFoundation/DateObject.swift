@@ -29,14 +29,16 @@ public final class DateObject: ArchivableObject, CustomStringConvertible {
     public var date: Date { Date(timeIntervalSinceReferenceDate: timeIntervalSinceReferenceDate) }
 
     /// Reads the `"d"` group.
-    public func decodeContents(with decoder: Unarchiver) throws {
+    @_specialize(where D == Unarchiver)
+    public func decodeContents<D: ObjectDecoder>(with decoder: D) throws {
         archiveClassChain = decoder.currentClassChain
         try decoder.requireChainVersions(["NSDate": 0...0])
         timeIntervalSinceReferenceDate = try decoder.decode()
     }
 
     /// Writes the `"d"` group.
-    public func encodeContents(with encoder: Archiver) throws {
+    @_specialize(where E == Archiver)
+    public func encodeContents<E: ObjectEncoder>(with encoder: E) throws {
         try encoder.encode(timeIntervalSinceReferenceDate)
     }
 

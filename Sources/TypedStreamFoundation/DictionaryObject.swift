@@ -68,7 +68,8 @@ public final class DictionaryObject: ArchivableObject, HoldsObjects {
 
     /// Reads the count and the entries. Throws ``CoderError`` `badContents` for a negative
     /// count or one larger than the groups the object holds.
-    public func decodeContents(with decoder: Unarchiver) throws {
+    @_specialize(where D == Unarchiver)
+    public func decodeContents<D: ObjectDecoder>(with decoder: D) throws {
         archiveClassChain = decoder.currentClassChain
         try decoder.requireChainVersions(["NSMutableDictionary": 0...0, "NSDictionary": 0...0])
         let offset = decoder.currentObjectOffset
@@ -85,7 +86,8 @@ public final class DictionaryObject: ArchivableObject, HoldsObjects {
     }
 
     /// Writes the count and the entries.
-    public func encodeContents(with encoder: Archiver) throws {
+    @_specialize(where E == Archiver)
+    public func encodeContents<E: ObjectEncoder>(with encoder: E) throws {
         guard let count = Int32(exactly: entries.count) else {
             throw CoderError(.invalidValue, "an NSDictionary of \(entries.count) entries is too large for an archive")
         }

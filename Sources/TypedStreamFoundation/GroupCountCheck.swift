@@ -1,6 +1,6 @@
 import TypedStream
 
-extension Unarchiver {
+extension ObjectDecoder {
     /// Reads a collection as `NSArray` (`"i"` count) and `NSSet` (`"I"` count) write it: the
     /// count, then one `"@"` group per element. The count is checked against the object's groups
     /// (and for sign) before anything is allocated.
@@ -18,7 +18,7 @@ extension Unarchiver {
     }
 }
 
-extension Archiver {
+extension ObjectEncoder {
     /// Writes a collection as `NSArray` / `NSSet` do: the count as `Count`, then one `"@"` group
     /// per element.
     public func encodeCountedObjects<Count: ObjCIntegerConvertible>(_ elements: [AnyObject?], countType: Count.Type, className: String) throws(CoderError) {

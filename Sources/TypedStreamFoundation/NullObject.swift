@@ -12,13 +12,13 @@ public final class NullObject: ArchivableObject, CustomStringConvertible {
     public init() {}
 
     /// Reads nothing.
-    public func decodeContents(with decoder: Unarchiver) throws {
+    public func decodeContents(with decoder: some ObjectDecoder) throws {
         archiveClassChain = decoder.currentClassChain
         try decoder.requireChainVersions(["NSNull": 0...0])
     }
 
     /// Writes nothing.
-    public func encodeContents(with encoder: Archiver) throws {}
+    public func encodeContents(with encoder: some ObjectEncoder) throws {}
 
     /// "NSNull".
     public var description: String { "NSNull" }

@@ -70,7 +70,8 @@ public final class NumberObject: ArchivableObject, CustomStringConvertible {
 
     /// Reads the NSValue part and interprets it by its objCType. Throws ``CoderError``
     /// `badContents` for an objCType that is not a scalar.
-    public func decodeContents(with decoder: Unarchiver) throws {
+    @_specialize(where D == Unarchiver)
+    public func decodeContents<D: ObjectDecoder>(with decoder: D) throws {
         archiveClassChain = decoder.currentClassChain
         try decoder.requireChainVersions(["NSNumber": 0...0, "NSValue": 0...0])
         let offset = decoder.currentObjectOffset
@@ -84,7 +85,8 @@ public final class NumberObject: ArchivableObject, CustomStringConvertible {
 
     /// Writes the NSValue part. Throws ``CoderError`` `invalidValue` when the value does not fit
     /// the objCType.
-    public func encodeContents(with encoder: Archiver) throws {
+    @_specialize(where E == Archiver)
+    public func encodeContents<E: ObjectEncoder>(with encoder: E) throws {
         try ValueObject.encodeTypeAndValue(objCType: objCType, value: Self.archivedValue(value, objCType: objCType), with: encoder)
     }
 

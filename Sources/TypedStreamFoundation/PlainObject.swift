@@ -9,10 +9,10 @@ public final class PlainObject: ArchivableObject {
     public init() {}
 
     /// Reads nothing (root classes write no groups).
-    public func decodeContents(with decoder: Unarchiver) throws {
+    public func decodeContents(with decoder: some ObjectDecoder) throws {
         archiveClassChain = decoder.currentClassChain
     }
 
     /// Writes nothing.
-    public func encodeContents(with encoder: Archiver) throws {}
+    public func encodeContents(with encoder: some ObjectEncoder) throws {}
 }

@@ -40,14 +40,16 @@ public final class SetObject: ArchivableObject, HoldsObjects {
 
     /// Reads the count and the elements. Throws ``CoderError`` `badContents` for a count
     /// larger than the groups the object holds.
-    public func decodeContents(with decoder: Unarchiver) throws {
+    @_specialize(where D == Unarchiver)
+    public func decodeContents<D: ObjectDecoder>(with decoder: D) throws {
         archiveClassChain = decoder.currentClassChain
         try decoder.requireChainVersions(["NSMutableSet": 0...0, "NSSet": 0...0])
         elements = try decoder.decodeCountedObjects(countType: UInt32.self, className: "NSSet")
     }
 
     /// Writes the count and the elements.
-    public func encodeContents(with encoder: Archiver) throws {
+    @_specialize(where E == Archiver)
+    public func encodeContents<E: ObjectEncoder>(with encoder: E) throws {
         try encoder.encodeCountedObjects(elements, countType: UInt32.self, className: "NSSet")
     }
 }

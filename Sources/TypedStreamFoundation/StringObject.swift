@@ -38,14 +38,16 @@ public final class StringObject: ArchivableObject, CustomStringConvertible {
     public var utf16Count: Int { string.utf16.count }
 
     /// Reads the `"+"` group.
-    public func decodeContents(with decoder: Unarchiver) throws {
+    @_specialize(where D == Unarchiver)
+    public func decodeContents<D: ObjectDecoder>(with decoder: D) throws {
         archiveClassChain = decoder.currentClassChain
         try decoder.requireVersion(of: "NSString", in: 1...1)
         bytes = try decoder.decodeByteSlice() ?? []
     }
 
     /// Writes the `"+"` group.
-    public func encodeContents(with encoder: Archiver) throws {
+    @_specialize(where E == Archiver)
+    public func encodeContents<E: ObjectEncoder>(with encoder: E) throws {
         try encoder.encodeByteSlice(bytes)
     }
 
@@ -53,7 +55,7 @@ public final class StringObject: ArchivableObject, CustomStringConvertible {
     public var description: String { string }
 }
 
-extension Unarchiver {
+extension ObjectDecoder {
     /// Decodes the next `"@"` group as an `NSString` and returns its text (`nil` for nil).
     /// Throws `unexpectedClass` when the object is not a string.
     public func decodeString() throws(CoderError) -> String? {
@@ -61,7 +63,7 @@ extension Unarchiver {
     }
 }
 
-extension Archiver {
+extension ObjectEncoder {
     /// Encodes `string` as a new `NSString` object (`nil` writes nil).
     public func encodeString(_ string: String?, mutable: Bool = false) throws(CoderError) {
         try encodeObject(string.map { StringObject($0, mutable: mutable) })

@@ -18,7 +18,7 @@ public enum TopLevelItem {
     case group(ArchivedGroup, objects: [ObjectIdentifier: AnyObject])
 }
 
-extension Unarchiver {
+extension ObjectDecoder {
     /// Decodes every remaining top-level group: each `"@"` group as an object, every other
     /// group whole. Call it before anything else has been decoded at the top level.
     /// Throws ``CoderError`` from the class codecs.

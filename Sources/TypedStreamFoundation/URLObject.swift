@@ -47,7 +47,8 @@ public final class URLObject: ArchivableObject, CustomStringConvertible {
     /// Reads the flag, the base URL and the string. Throws ``CoderError`` `badContents` for a
     /// flag other than 0 or 1 or a missing string, `unexpectedClass` for a base that is not an
     /// `NSURL` or a string that is not an `NSString`.
-    public func decodeContents(with decoder: Unarchiver) throws {
+    @_specialize(where D == Unarchiver)
+    public func decodeContents<D: ObjectDecoder>(with decoder: D) throws {
         archiveClassChain = decoder.currentClassChain
         try decoder.requireChainVersions(["NSURL": 0...0])
         let offset = decoder.currentObjectOffset
@@ -69,7 +70,8 @@ public final class URLObject: ArchivableObject, CustomStringConvertible {
     }
 
     /// Writes the flag, the base URL and the string.
-    public func encodeContents(with encoder: Archiver) throws {
+    @_specialize(where E == Archiver)
+    public func encodeContents<E: ObjectEncoder>(with encoder: E) throws {
         try encoder.encode(Int8(base == nil ? 0 : 1))
         if let base { try encoder.encodeObject(base) }
         try encoder.encodeObject(stringObject)

@@ -61,14 +61,16 @@ public final class ValueObject: ArchivableObject, CustomStringConvertible {
     public var geometry: GeometryValue? { Self.geometry(objCType: objCType, value: value) }
 
     /// Reads the `objCType` and the value.
-    public func decodeContents(with decoder: Unarchiver) throws {
+    @_specialize(where D == Unarchiver)
+    public func decodeContents<D: ObjectDecoder>(with decoder: D) throws {
         archiveClassChain = decoder.currentClassChain
         try decoder.requireChainVersions(["NSValue": 0...0])
         (objCType, value) = try Self.decodeTypeAndValue(with: decoder)
     }
 
     /// Writes the `objCType` and the value.
-    public func encodeContents(with encoder: Archiver) throws {
+    @_specialize(where E == Archiver)
+    public func encodeContents<E: ObjectEncoder>(with encoder: E) throws {
         try Self.encodeTypeAndValue(objCType: objCType, value: value, with: encoder)
     }
 
@@ -82,7 +84,7 @@ public final class ValueObject: ArchivableObject, CustomStringConvertible {
 
     /// Reads NSValue's two groups: the `"*"` objCType and the value group of that type.
     /// Throws ``CoderError`` `badContents` for a NULL or unparsable objCType.
-    static func decodeTypeAndValue(with decoder: Unarchiver) throws(CoderError) -> (String, ArchivedValue) {
+    static func decodeTypeAndValue(with decoder: some ObjectDecoder) throws(CoderError) -> (String, ArchivedValue) {
         let offset = decoder.currentObjectOffset
         guard case .cString(let entry?, _) = try decoder.decodeValue(ofObjCType: "*") else {
             throw CoderError(.badContents, at: offset, "NSValue objCType is NULL")
@@ -97,7 +99,7 @@ public final class ValueObject: ArchivableObject, CustomStringConvertible {
 
     /// Writes NSValue's two groups. The objCType C string is shared by content, so equal type
     /// strings take one object-table slot, and the value group's type string reuses its text.
-    static func encodeTypeAndValue(objCType: String, value: ArchivedValue, with encoder: Archiver) throws(CoderError) {
+    static func encodeTypeAndValue(objCType: String, value: ArchivedValue, with encoder: some ObjectEncoder) throws(CoderError) {
         try encoder.encodeValue(.cString(encoder.cString(Array(objCType.utf8)), referenceWidth: nil), ofObjCType: "*")
         try encoder.encodeValue(value, ofObjCType: objCType)
     }

@@ -1,6 +1,6 @@
 import TypedStream
 
-extension Unarchiver {
+extension ObjectDecoder {
     /// Checks that `className` was archived with one of the `supported` versions, else throws
     /// ``CoderError`` `unsupportedVersion` (the unarchiver then keeps the object generic and
     /// reports it, rather than guessing).

@@ -16,8 +16,8 @@ struct KeyedExportGenericTests {
     final class Gadget: ArchivableObject {
         var archiveClassChain = [ArchiveClassLink("Gadget", version: 3), ArchiveClassLink("Widget", version: 2), .nsObject]
         init() {}
-        func decodeContents(with decoder: Unarchiver) throws {}
-        func encodeContents(with encoder: Archiver) throws {
+        func decodeContents(with decoder: some ObjectDecoder) throws {}
+        func encodeContents(with encoder: some ObjectEncoder) throws {
             let child = StringObject("child")
             try encoder.encodeValues([encoder.archivedValue(for: child), .object(nil, referenceWidth: nil), .integer(-1, width: nil), .integer(-1, width: nil)],
                                      ofObjCTypes: "@@iI")

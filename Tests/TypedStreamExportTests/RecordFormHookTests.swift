@@ -21,8 +21,8 @@ struct RecordFormHookTests {
             self.image = image
             self.extra = extra
         }
-        func decodeContents(with decoder: Unarchiver) throws {}
-        func encodeContents(with encoder: Archiver) throws {
+        func decodeContents(with decoder: some ObjectDecoder) throws {}
+        func encodeContents(with encoder: some ObjectEncoder) throws {
             try encoder.encode(frame)
             try encoder.encodeObject(image)
             if let extra { try encoder.encode(extra) }

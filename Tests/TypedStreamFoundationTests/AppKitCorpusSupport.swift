@@ -42,7 +42,7 @@ enum AppKitCorpus {
         return result
     }
 
-    private static func collect(_ value: ArchivedValue, _ decoder: Unarchiver, _ objects: inout [ObjectIdentifier: AnyObject]) throws {
+    private static func collect(_ value: ArchivedValue, _ decoder: some ObjectDecoder, _ objects: inout [ObjectIdentifier: AnyObject]) throws {
         switch value {
         case .object(let entry?, _): objects[ObjectIdentifier(entry)] = try decoder.object(for: entry)
         case .array(let values), .structure(let values): for v in values { try collect(v, decoder, &objects) }
@@ -50,7 +50,7 @@ enum AppKitCorpus {
         }
     }
 
-    private static func census(_ value: ArchivedValue, _ decoder: Unarchiver, _ seen: inout Set<ObjectIdentifier>, _ result: inout Pass) throws {
+    private static func census(_ value: ArchivedValue, _ decoder: some ObjectDecoder, _ seen: inout Set<ObjectIdentifier>, _ result: inout Pass) throws {
         switch value {
         case .object(let entry?, _):
             guard seen.insert(ObjectIdentifier(entry)).inserted else { return }

@@ -13,7 +13,7 @@ final class Bag: ArchivableObject {
     init() {}
     init(_ name: Int32) { self.name = name }
 
-    func decodeContents(with decoder: Unarchiver) throws {
+    func decodeContents(with decoder: some ObjectDecoder) throws {
         name = try decoder.decode()
         let count: Int32 = try decoder.decode()
         for _ in 0..<count {
@@ -22,7 +22,7 @@ final class Bag: ArchivableObject {
         }
     }
 
-    func encodeContents(with encoder: Archiver) throws {
+    func encodeContents(with encoder: some ObjectEncoder) throws {
         try encoder.encode(name)
         try encoder.encode(Int32(links.count))
         for link in links {
@@ -37,8 +37,8 @@ final class FailingHalfway: ArchivableObject {
     var archiveClassChain: [ArchiveClassLink] { [ArchiveClassLink("FailingHalfway", version: 0), .nsObject] }
     struct Failure: Error {}
     init() {}
-    func decodeContents(with decoder: Unarchiver) throws {}
-    func encodeContents(with encoder: Archiver) throws {
+    func decodeContents(with decoder: some ObjectDecoder) throws {}
+    func encodeContents(with encoder: some ObjectEncoder) throws {
         try encoder.encode(Int32(1))
         throw Failure()
     }
@@ -239,12 +239,12 @@ final class PairHolder: ArchivableObject {
     var inner: Bag?
     init() {}
     init(_ inner: Bag) { self.inner = inner }
-    func decodeContents(with decoder: Unarchiver) throws {
+    func decodeContents(with decoder: some ObjectDecoder) throws {
         let values = try decoder.decodeValues(ofObjCTypes: "@i")
         guard case .object(let entry?, _) = values[0] else { return }
         inner = try decoder.object(for: entry) as? Bag
     }
-    func encodeContents(with encoder: Archiver) throws {
+    func encodeContents(with encoder: some ObjectEncoder) throws {
         try encoder.encodeValues([encoder.archivedValue(for: inner), .integer(7, width: nil)], ofObjCTypes: "@i")
     }
 }
@@ -256,11 +256,11 @@ final class RootHolder: ArchivableObject {
     var holder: PairHolder?
     init() {}
     init(early: Bag, holder: PairHolder) { self.early = early; self.holder = holder }
-    func decodeContents(with decoder: Unarchiver) throws {
+    func decodeContents(with decoder: some ObjectDecoder) throws {
         early = try decoder.decodeObject(of: Bag.self)
         holder = try decoder.decodeObject(of: PairHolder.self)
     }
-    func encodeContents(with encoder: Archiver) throws {
+    func encodeContents(with encoder: some ObjectEncoder) throws {
         try encoder.encodeObject(early)
         try encoder.encodeObject(holder)
     }
@@ -272,8 +272,8 @@ final class FailingHolder: ArchivableObject {
     let bag: Bag?
     init() { bag = nil }
     init(_ bag: Bag) { self.bag = bag }
-    func decodeContents(with decoder: Unarchiver) throws {}
-    func encodeContents(with encoder: Archiver) throws {
+    func decodeContents(with decoder: some ObjectDecoder) throws {}
+    func encodeContents(with encoder: some ObjectEncoder) throws {
         try encoder.encodeObject(bag)
         throw FailingHalfway.Failure()
     }

@@ -13,7 +13,7 @@ final class Node: ArchivableObject {
     init() {}
     init(_ label: String) { self.label = Array(label.utf8) }
 
-    func decodeContents(with decoder: Unarchiver) throws {
+    func decodeContents(with decoder: some ObjectDecoder) throws {
         label = try decoder.decodeBytes() ?? []
         child = try decoder.decodeObject(of: Node.self)
         weak = try decoder.decodeObject(of: Node.self)
@@ -21,7 +21,7 @@ final class Node: ArchivableObject {
         if (decoder.version(ofClass: "Node") ?? 0) >= 2 { extra = try decoder.decode() }
     }
 
-    func encodeContents(with encoder: Archiver) throws {
+    func encodeContents(with encoder: some ObjectEncoder) throws {
         try encoder.encodeBytes(label)
         try encoder.encodeObject(child)
         try encoder.encodeConditionalObject(weak)
@@ -35,12 +35,12 @@ final class LabeledPoint: ArchivableObject {
     var x: Int32 = 0
     var name: [UInt8]? = nil
     init() {}
-    func decodeContents(with decoder: Unarchiver) throws {
+    func decodeContents(with decoder: some ObjectDecoder) throws {
         #expect(decoder.version(ofClass: "Point") == 3)
         x = try decoder.decode()                 // the Point part
         name = try decoder.decodeBytes()          // the LabeledPoint part
     }
-    func encodeContents(with encoder: Archiver) throws {
+    func encodeContents(with encoder: some ObjectEncoder) throws {
         try encoder.encode(x)
         try encoder.encodeBytes(name)
     }
@@ -242,8 +242,8 @@ struct CoderTests {
         final class Greedy: ArchivableObject {
             var archiveClassChain: [ArchiveClassLink] { [ArchiveClassLink("Node", version: 2), .nsObject] }
             init() {}
-            func decodeContents(with decoder: Unarchiver) throws { _ = try decoder.decodeBytes() }
-            func encodeContents(with encoder: Archiver) throws {}
+            func decodeContents(with decoder: some ObjectDecoder) throws { _ = try decoder.decodeBytes() }
+            func encodeContents(with encoder: some ObjectEncoder) throws {}
         }
         var registry = ClassRegistry()
         registry.register(Greedy.self, forClassName: "Node")

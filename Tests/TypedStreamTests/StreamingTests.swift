@@ -1,18 +1,19 @@
 import Testing
 @testable import TypedStream
 
-/// A class whose codec asks for its graph entry (``Unarchiver/currentObject``), which only the
-/// graph has: decoding one makes a streaming decode go over the graph.
+/// A class whose codec asks for its graph entry (``Unarchiver/currentObject``, which only the
+/// unarchiver offers), which only the graph has: decoding one makes a streaming decode go over
+/// the graph.
 final class GraphPeeker: ArchivableObject {
     var archiveClassChain: [ArchiveClassLink] { [ArchiveClassLink("GraphPeeker", version: 0), .nsObject] }
     var child: Node?
     var sawEntry = false
     init() {}
-    func decodeContents(with decoder: Unarchiver) throws {
-        sawEntry = decoder.currentObject != nil
+    func decodeContents(with decoder: some ObjectDecoder) throws {
+        sawEntry = (decoder as? Unarchiver)?.currentObject != nil
         child = try decoder.decodeObject(of: Node.self)
     }
-    func encodeContents(with encoder: Archiver) throws {
+    func encodeContents(with encoder: some ObjectEncoder) throws {
         try encoder.encodeObject(child)
     }
 }
@@ -22,8 +23,8 @@ final class ShortWriter: ArchivableObject {
     var archiveClassChain: [ArchiveClassLink] { [ArchiveClassLink("ShortWriter", version: 0), .nsObject] }
     var value: Int32 = 0
     init() {}
-    func decodeContents(with decoder: Unarchiver) throws { value = try decoder.decode() }
-    func encodeContents(with encoder: Archiver) throws { try encoder.encode(Int16(truncatingIfNeeded: value)) }
+    func decodeContents(with decoder: some ObjectDecoder) throws { value = try decoder.decode() }
+    func encodeContents(with encoder: some ObjectEncoder) throws { try encoder.encode(Int16(truncatingIfNeeded: value)) }
 }
 
 /// The streaming decode (``Unarchiver/Options/streaming``): it reads without the graph when

@@ -132,7 +132,8 @@ public final class Model: ArchivableObject, CustomStringConvertible {
     /// Reads the groups of ``layout``: `@ @ {?=ffff} I i` [`i` para] [`i` reserved].
     /// Throws ``CoderError`` (`typeMismatch`, `unexpectedClass` for a name or type that is not a
     /// string, `noMoreValues` for a record shorter than its layout).
-    public func decodeContents(with decoder: Unarchiver) throws {
+    @_specialize(where D == Unarchiver)
+    public func decodeContents<D: ObjectDecoder>(with decoder: D) throws {
         archiveClassChain = decoder.currentClassChain
         nameObject = try decoder.decodeObject(of: StringObject.self)
         typeObject = try decoder.decodeObject(of: StringObject.self)
@@ -145,7 +146,8 @@ public final class Model: ArchivableObject, CustomStringConvertible {
 
     /// Writes the groups of ``layout``, each as its own group. Throws ``CoderError``
     /// `invalidValue` when a value would be lost because the layout has no group for it.
-    public func encodeContents(with encoder: Archiver) throws {
+    @_specialize(where E == Archiver)
+    public func encodeContents<E: ObjectEncoder>(with encoder: E) throws {
         let lost = record.fieldsLost(in: layout)
         guard lost.isEmpty else {
             throw CoderError(.invalidValue, "document version \(layout) cannot hold \(lost.joined(separator: ", ")) of model '\(name ?? "nil")'")

@@ -121,6 +121,6 @@ final class ModelReader<L: ModelLayoutMarker>: ArchivableObject, ModelReading {
     let model = Model()
     var archiveClassChain: [ArchiveClassLink] { model.archiveClassChain }
     init() { model.layout = L.version }
-    func decodeContents(with decoder: Unarchiver) throws { try model.decodeContents(with: decoder) }
-    func encodeContents(with encoder: Archiver) throws { try model.encodeContents(with: encoder) }
+    func decodeContents(with decoder: some ObjectDecoder) throws { try model.decodeContents(with: decoder) }
+    func encodeContents(with encoder: some ObjectEncoder) throws { try model.encodeContents(with: encoder) }
 }

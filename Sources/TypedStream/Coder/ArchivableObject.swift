@@ -31,18 +31,31 @@ extension ArchivedClass {
 /// A Swift class that can be written to and read from an archive — the counterpart of
 /// Objective-C's `NSCoding` for the sequential coder.
 ///
-/// Decoding is two-phase, as in Objective-C: the unarchiver creates the instance with `init()`,
+/// Decoding is two-phase, as in Objective-C: the decoder creates the instance with `init()`,
 /// registers it (so references from inside its own contents — cycles — resolve to it), then calls
 /// ``decodeContents(with:)``. A subclass calls `super.decodeContents(with:)` first (the
-/// `[super initWithCoder:]` rule) and may branch on ``Unarchiver/version(ofClass:)``.
+/// `[super initWithCoder:]` rule) and may branch on ``ObjectDecoder/version(ofClass:)``.
+///
+/// A codec is written against the coder protocols ``ObjectDecoder`` and ``ObjectEncoder``, not
+/// the concrete ``Unarchiver`` and ``Archiver``, so any conforming coder runs it. The methods are
+/// generic (`some`, or a named parameter), so a codec's calls go to the coder's witnesses. A
+/// codec on a hot path can also be specialized for the coder it mostly meets, which makes its
+/// calls direct again (the generic entry checks the coder's type and jumps to the specialized
+/// body; the Foundation codecs and `Model` do this, measured with `typedstream-bench --phase
+/// typed`):
+///
+/// ```swift
+/// @_specialize(where D == Unarchiver)
+/// public func decodeContents<D: ObjectDecoder>(with decoder: D) throws { … }
+/// ```
 ///
 /// ```swift
 /// final class Point: ArchivableObject {
 ///     var archiveClassChain: [ArchiveClassLink] { [ArchiveClassLink("Point", version: 1), .nsObject] }
 ///     var x: Int32 = 0, y: Int32 = 0
 ///     init() {}
-///     func decodeContents(with decoder: Unarchiver) throws { x = try decoder.decode(); y = try decoder.decode() }
-///     func encodeContents(with encoder: Archiver) throws { try encoder.encode(x); try encoder.encode(y) }
+///     func decodeContents(with decoder: some ObjectDecoder) throws { x = try decoder.decode(); y = try decoder.decode() }
+///     func encodeContents(with encoder: some ObjectEncoder) throws { try encoder.encode(x); try encoder.encode(y) }
 /// }
 /// ```
 public protocol ArchivableObject: AnyObject {
@@ -50,10 +63,12 @@ public protocol ArchivableObject: AnyObject {
     var archiveClassChain: [ArchiveClassLink] { get }
     /// Creates an empty instance, to be filled by ``decodeContents(with:)``.
     init()
-    /// Reads this object's groups, superclass part first. Throws on missing or mistyped values.
-    func decodeContents(with decoder: Unarchiver) throws
-    /// Writes this object's groups, superclass part first.
-    func encodeContents(with encoder: Archiver) throws
+    /// Reads this object's groups from `decoder`, superclass part first. Throws on missing or
+    /// mistyped values (``CoderError`` as the decoder throws it; the ``Unarchiver`` reports any
+    /// other error as `badContents`).
+    func decodeContents(with decoder: some ObjectDecoder) throws
+    /// Writes this object's groups to `encoder`, superclass part first.
+    func encodeContents(with encoder: some ObjectEncoder) throws
 }
 
 /// Which Swift type decodes which archived class. Only registered classes are instantiated;

@@ -19,12 +19,14 @@ import ObjCTypeEncoding
 /// is written (a value that does not match its type string, an object that is not archivable)
 /// leave the encoder as it was.
 ///
+/// Class codecs see it as an ``ObjectEncoder``, the vocabulary they are written against.
+///
 /// ```swift
 /// let encoder = Archiver()
 /// try encoder.encodeRootObject(document)
 /// let bytes = try encoder.encodedBytes()
 /// ```
-public final class Archiver {
+public final class Archiver: ObjectEncoder {
     /// The header written (Apple's by default: v4, little-endian, system version 1000).
     public let header: StreamHeader
     /// The limits of the readers the bytes are for: what a reader with these limits would
@@ -222,50 +224,6 @@ public final class Archiver {
     private func takeEntryKey() -> Int {
         defer { nextEntryKey += 1 }
         return nextEntryKey
-    }
-
-    /// Appends one group holding `value` with its own type (`Int32` → `"i"` …).
-    public func encode<T: ObjCValueConvertible>(_ value: T) throws(CoderError) {
-        try encodeValue(value.archivedValue, ofObjCType: T.objCType)
-    }
-
-    /// Appends a C array of `values` as one group (`"[4i]"`).
-    public func encodeArray<T: ObjCValueConvertible>(_ values: [T]) throws(CoderError) {
-        let type = "[\(values.count)\(T.objCType)]"
-        if T.objCType == "c" || T.objCType == "C" {
-            var bytes: [UInt8] = []
-            for v in values { if case .byte(let b) = v.archivedValue { bytes.append(b) } }
-            return try encodeValue(.bytes(ArraySlice(bytes)), ofObjCType: type)
-        }
-        try encodeValue(.array(values.map(\.archivedValue)), ofObjCType: type)
-    }
-
-    /// Appends counted bytes (`encodeBytes:length:`, type `"+"`); `nil` writes NULL.
-    public func encodeBytes(_ bytes: [UInt8]?) throws(CoderError) {
-        try encodeByteSlice(bytes.map { ArraySlice($0) })
-    }
-
-    /// Appends counted bytes from a slice, without copying them first (the twin of
-    /// ``Unarchiver/decodeByteSlice()``); `nil` writes NULL.
-    public func encodeByteSlice(_ bytes: ArraySlice<UInt8>?) throws(CoderError) {
-        try encodeValue(.unsharedString(bytes, lengthWidth: nil), ofObjCType: "+")
-    }
-
-    /// Appends a data object's contents as NSData writes them: `"i"` length, then `"[Nc]"`.
-    public func encodeDataObject(_ bytes: some Collection<UInt8>) throws(CoderError) {
-        guard let length = Int32(exactly: bytes.count) else {
-            throw CoderError(.invalidValue, "data of \(bytes.count) bytes is too large for an archive")
-        }
-        try encode(length)
-        try encodeValue(.bytes(Self.slice(of: bytes)), ofObjCType: "[\(length)c]")
-    }
-
-    /// `bytes` as a slice: an array's or a slice's own memory, else one copy of contiguous
-    /// memory (a copy element by element through the generic collection ran at about 1 GB/s).
-    private static func slice(of bytes: some Collection<UInt8>) -> ArraySlice<UInt8> {
-        if let slice = bytes as? ArraySlice<UInt8> { return slice }
-        if let array = bytes as? [UInt8] { return array[...] }
-        return bytes.withContiguousStorageIfAvailable { ArraySlice($0) } ?? ArraySlice(bytes)
     }
 
     // MARK: - Objects

@@ -26,7 +26,8 @@ public final class GenericObject: ArchivableObject, HoldsObjects, CustomStringCo
     deinit { releaseHeldObjects(of: self) }
 
     /// Takes every remaining group of the object.
-    public func decodeContents(with decoder: Unarchiver) throws {
+    @_specialize(where D == Unarchiver)
+    public func decodeContents<D: ObjectDecoder>(with decoder: D) throws {
         archiveClassChain = decoder.currentClassChain
         source = decoder.currentGraphObject
         while decoder.hasMoreGroups {
@@ -37,7 +38,7 @@ public final class GenericObject: ArchivableObject, HoldsObjects, CustomStringCo
         endOffset = decoder.currentObjectEndOffset
     }
 
-    private func collect(_ value: ArchivedValue, _ decoder: Unarchiver) throws {
+    private func collect(_ value: ArchivedValue, _ decoder: some ObjectDecoder) throws(CoderError) {
         switch value {
         case .object(let entry?, _):
             objects[ObjectIdentifier(entry)] = try decoder.object(for: entry)
@@ -49,7 +50,8 @@ public final class GenericObject: ArchivableObject, HoldsObjects, CustomStringCo
     }
 
     /// Writes the groups back.
-    public func encodeContents(with encoder: Archiver) throws {
+    @_specialize(where E == Archiver)
+    public func encodeContents<E: ObjectEncoder>(with encoder: E) throws {
         for group in groups {
             try encoder.encodeGroup(group, objects: objects)
         }
@@ -79,7 +81,7 @@ public final class ClassReference: ArchivableObject {
         archiveClassChain = entry.links
     }
     /// Never called: class references have no contents.
-    public func decodeContents(with decoder: Unarchiver) throws {}
+    public func decodeContents(with decoder: some ObjectDecoder) throws {}
     /// Never called: class references have no contents.
-    public func encodeContents(with encoder: Archiver) throws {}
+    public func encodeContents(with encoder: some ObjectEncoder) throws {}
 }

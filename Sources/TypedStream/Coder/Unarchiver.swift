@@ -11,11 +11,13 @@ import ObjCTypeEncoding
 /// bytes as codecs ask, making the editable graph only when something asks for graph values
 /// (see ``Options/streaming``).
 ///
+/// Class codecs see it as an ``ObjectDecoder``, the vocabulary they are written against.
+///
 /// ```swift
 /// let decoder = try Unarchiver(bytes: archive, registry: myClasses)
 /// let root = try decoder.decodeRootObject()
 /// ```
-public final class Unarchiver {
+public final class Unarchiver: ObjectDecoder {
     /// How strictly types are checked.
     public struct Options: Sendable {
         /// Accept an integer group of another width (e.g. `s` where `i` is asked) and record a
@@ -185,7 +187,7 @@ public final class Unarchiver {
 
     /// The object being decoded when decoding over the graph; `nil` while streaming (without
     /// making the call go over the graph, as ``currentObject`` does).
-    var currentGraphObject: ArchivedObject? { isStreaming ? nil : cursors.last?.owner }
+    public var currentGraphObject: ArchivedObject? { isStreaming ? nil : cursors.last?.owner }
 
     /// The byte offset of the current object's end-of-object marker (`0x86`) in the source
     /// archive, once all its groups are taken while streaming (over the graph, at any time);
@@ -475,47 +477,11 @@ public final class Unarchiver {
         return values[0]
     }
 
-    /// Decodes the next group as a `T` (`Int32` from `"i"`, a rect from `"{?=ffff}"`).
-    ///
-    /// Inlinable, as ``decodeObject(of:)``: a codec's call is then specialized for its `T`, where
-    /// a call across modules looked up `T`'s metadata at run time on every value.
-    @inlinable
-    public func decode<T: ObjCValueConvertible>(_ type: T.Type = T.self) throws(CoderError) -> T {
-        let offset = nextGroupOffset
-        do { return try T(archivedValue: decodeValue(ofObjCType: T.objCType)) } catch {
-            throw CoderError(error.code, at: error.offset ?? offset, error.reason)
-        }
-    }
-
     /// The offset of the next group of the current object (or top level), if there is one.
-    @usableFromInline
-    var nextGroupOffset: Int? {
+    public var nextGroupOffset: Int? {
         if isStreaming { return streamHasMoreGroups ? stream.reader.offset : nil }
         guard let cursor = cursors.last, cursor.next < cursor.groups.count else { return nil }
         return cursor.groups[cursor.next].offset
-    }
-
-    /// Decodes the next group as a C array of `count` elements of `T` (`"[4i]"`).
-    public func decodeArray<T: ObjCValueConvertible>(of type: T.Type = T.self, count: Int) throws(CoderError) -> [T] {
-        let value = try decodeValue(ofObjCType: "[\(count)\(T.objCType)]")
-        switch value {
-        case .array(let values):
-            var result: [T] = []
-            result.reserveCapacity(values.count)
-            for v in values { result.append(try T(archivedValue: v)) }
-            return result
-        case .bytes(let payload):
-            var result: [T] = []
-            for b in payload { result.append(try T(archivedValue: .byte(b))) }
-            return result
-        default:
-            throw CoderError(.typeMismatch, "expected an array, found \(value.kindName)")
-        }
-    }
-
-    /// Decodes counted bytes (`decodeBytesWithReturnedLength:`, type `"+"`); `nil` for NULL.
-    public func decodeBytes() throws(CoderError) -> [UInt8]? {
-        try decodeByteSlice().map(Array.init)
     }
 
     /// Decodes counted bytes as a slice of the archive's buffer (no copy); `nil` for NULL.
@@ -529,44 +495,12 @@ public final class Unarchiver {
         return payload
     }
 
-    /// Decodes a data object as NSData writes it: an `"i"` length group, then a `"[Nc]"` group.
-    public func decodeDataObject() throws(CoderError) -> ArraySlice<UInt8> {
-        let lengthOffset = nextGroupOffset
-        let length: Int32 = try decode()
-        guard length >= 0 else { throw CoderError(.badContents, at: lengthOffset, "data length \(length) is negative") }
-        if length == 0, !nextGroupHasTypeString("[0c]") { return [] }
-        guard case .bytes(let payload) = try decodeValue(ofObjCType: "[\(length)c]") else {
-            throw CoderError(.badContents, at: lengthOffset, "data bytes expected")
-        }
-        return payload
-    }
-
     // MARK: - Objects
 
     /// Decodes the next `"@"` group: the object (typed if its class is registered, else a
     /// ``GenericObject``), or `nil`.
     public func decodeObject() throws(CoderError) -> AnyObject? {
         try streamingOrGraph(streamObject, { () throws(CoderError) in try graphObject(for: graphValue("@")) })
-    }
-
-    /// Decodes the next `"@"` group as a `T`; throws `unexpectedClass` when it is something else.
-    @inlinable
-    public func decodeObject<T>(of type: T.Type) throws(CoderError) -> T? {
-        let offset = nextGroupOffset
-        guard let object = try decodeObject() else { return nil }
-        guard let typed = object as? T else {
-            throw CoderError(.unexpectedClass, at: offset, "expected \(T.self), found \(Self.describe(object))")
-        }
-        return typed
-    }
-
-    /// How an unexpected object is named in errors ("an object of class NSString").
-    @usableFromInline
-    static func describe(_ object: AnyObject) -> String {
-        if let archivable = object as? ArchivableObject, let first = archivable.archiveClassChain.first {
-            return "an object of class \(first.name)"
-        }
-        return "\(type(of: object))"
     }
 
     /// The decoded instance for an `@` value (`nil` for nil).

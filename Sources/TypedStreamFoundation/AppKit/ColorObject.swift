@@ -160,7 +160,7 @@ public final class ColorObject: ArchivableObject, CustomStringConvertible {
     /// Reads the kind and the components. Throws ``CoderError``: `unsupportedVersion` for an
     /// `NSColor` version other than 0, an unknown kind, or a named colour whose parts are not
     /// strings and a colour this codec understands (the colour is then kept generic).
-    public func decodeContents(with decoder: Unarchiver) throws {
+    public func decodeContents(with decoder: some ObjectDecoder) throws {
         archiveClassChain = decoder.currentClassChain
         try decoder.requireVersion(of: "NSColor", in: 0...0)
         let offset = decoder.objectOffset
@@ -189,7 +189,7 @@ public final class ColorObject: ArchivableObject, CustomStringConvertible {
     }
 
     /// Writes the kind and the components.
-    public func encodeContents(with encoder: Archiver) throws {
+    public func encodeContents(with encoder: some ObjectEncoder) throws {
         try encoder.encode(kind.rawValue)
         if case .named(let catalog, let name, let fallback) = value {
             try encoder.encodeValues([encoder.archivedValue(for: catalog), encoder.archivedValue(for: name),

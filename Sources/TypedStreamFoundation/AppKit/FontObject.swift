@@ -64,7 +64,7 @@ public final class FontObject: ArchivableObject, CustomStringConvertible {
     /// Reads the property list, size and trailing bytes. Throws ``CoderError``:
     /// `unsupportedVersion` for another `NSFont` version, `badContents` when the property list
     /// does not decode or is not a string.
-    public func decodeContents(with decoder: Unarchiver) throws {
+    public func decodeContents(with decoder: some ObjectDecoder) throws {
         archiveClassChain = decoder.currentClassChain
         try decoder.requireVersion(of: "NSFont", oneOf: Self.supportedVersions)
         let offset = decoder.objectOffset
@@ -84,7 +84,7 @@ public final class FontObject: ArchivableObject, CustomStringConvertible {
 
     /// Writes the property list, size and trailing bytes. Throws ``CoderError`` `invalidValue`
     /// unless there are exactly four trailing bytes.
-    public func encodeContents(with encoder: Archiver) throws {
+    public func encodeContents(with encoder: some ObjectEncoder) throws {
         guard trailingBytes.count == 4 else {
             throw CoderError(.invalidValue, "NSFont needs 4 trailing bytes, has \(trailingBytes.count)")
         }

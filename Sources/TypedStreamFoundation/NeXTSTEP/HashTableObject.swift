@@ -80,7 +80,7 @@ public final class HashTableObject: ArchivableObject, HoldsObjects, CustomString
 
     /// Reads the types and the entries. Throws ``CoderError``: `unsupportedVersion` for a
     /// `HashTable` version other than 0 or 1, `badContents` for a negative count or a NULL type string.
-    public func decodeContents(with decoder: Unarchiver) throws {
+    public func decodeContents(with decoder: some ObjectDecoder) throws {
         archiveClassChain = decoder.currentClassChain
         let table = try HashTableContents.decode(with: decoder)
         keyType = table.keyType
@@ -89,7 +89,7 @@ public final class HashTableObject: ArchivableObject, HoldsObjects, CustomString
     }
 
     /// Writes the types and the entries in the layout of the archived `HashTable` version.
-    public func encodeContents(with encoder: Archiver) throws {
+    public func encodeContents(with encoder: some ObjectEncoder) throws {
         try HashTableContents(keyType: keyType, valueType: valueType, entries: entries)
             .encode(with: encoder, version: archiveClassChain.first { $0.name == "HashTable" }?.version ?? 1)
     }
@@ -105,7 +105,7 @@ struct HashTableContents {
     var entries: [HashTableObject.Entry]
 
     /// Reads the `HashTable` groups of the current object.
-    static func decode(with decoder: Unarchiver) throws(CoderError) -> HashTableContents {
+    static func decode(with decoder: some ObjectDecoder) throws(CoderError) -> HashTableContents {
         try decoder.requireVersion(of: "HashTable", oneOf: [0, 1])
         let offset = decoder.objectOffset
         let version = decoder.chainVersion(of: "HashTable") ?? 1
@@ -128,7 +128,7 @@ struct HashTableContents {
     }
 
     /// Writes the `HashTable` groups: version 0 with C-string types, else with atoms.
-    func encode(with encoder: Archiver, version: Int64) throws(CoderError) {
+    func encode(with encoder: some ObjectEncoder, version: Int64) throws(CoderError) {
         guard let count = Int32(exactly: entries.count) else {
             throw CoderError(.invalidValue, "a HashTable of \(entries.count) entries is too large")
         }

@@ -49,7 +49,7 @@ public final class ListObject: ArchivableObject, HoldsObjects, CustomStringConve
 
     /// Reads the count and the elements. Throws ``CoderError``: `unsupportedVersion` for a
     /// `List` version other than 0 or 1, `badContents` for a negative count.
-    public func decodeContents(with decoder: Unarchiver) throws {
+    public func decodeContents(with decoder: some ObjectDecoder) throws {
         archiveClassChain = decoder.currentClassChain
         try decoder.requireVersion(of: "List", oneOf: [0, 1])
         let offset = decoder.objectOffset
@@ -71,7 +71,7 @@ public final class ListObject: ArchivableObject, HoldsObjects, CustomStringConve
     }
 
     /// Writes the count and the elements in the layout of ``listVersion``.
-    public func encodeContents(with encoder: Archiver) throws {
+    public func encodeContents(with encoder: some ObjectEncoder) throws {
         guard let count = Int32(exactly: elements.count) else {
             throw CoderError(.invalidValue, "a List of \(elements.count) elements is too large")
         }

@@ -96,7 +96,7 @@ public enum NeXTValue {
 
 // MARK: - Reading and writing one runtime-typed group
 
-extension Unarchiver {
+extension ObjectDecoder {
     /// Decodes the next group, which must have the type string `typeString` with exactly one
     /// type, as a ``NeXTValue``. Throws ``CoderError`` `typeMismatch` for another type string.
     func decodeNeXTValue(ofType typeString: String) throws(CoderError) -> NeXTValue {
@@ -147,12 +147,12 @@ extension ArchivedValue {
     }
 }
 
-extension Archiver {
+extension ObjectEncoder {
     /// Appends one group with the exact type-string bytes `typeString` and `values`, where a
     /// ``NeXTValue/object(_:)`` becomes an object reference written through this archiver.
     ///
     /// Type strings that print canonically (`"i"`, `"%"`, `"[3*]"`) go through the checked
-    /// ``Archiver/encodeValues(_:ofObjCTypes:)``; NeXT's own spellings that do not (`"[3ii]"`,
+    /// ``ObjectEncoder/encodeValues(_:ofObjCTypes:)``; NeXT's own spellings that do not (`"[3ii]"`,
     /// an array of unnamed structs) are kept byte for byte, as are values holding classes (`#`),
     /// which the archiver re-shares by name. Throws ``CoderError`` `invalidValue`
     /// when the type string does not parse or the values do not fit it.
@@ -233,7 +233,7 @@ extension Archiver {
     }
 }
 
-extension Unarchiver {
+extension ObjectDecoder {
     /// Checks that `className` was archived with one of `supported` versions, else throws
     /// ``CoderError`` `unsupportedVersion` (the unarchiver then keeps the object generic).
     func requireVersion(of className: String, oneOf supported: [Int64]) throws(CoderError) {

@@ -63,7 +63,7 @@ public final class StorageObject: ArchivableObject, HoldsObjects, CustomStringCo
 
     /// Reads the header group and the elements. Throws ``CoderError``: `unsupportedVersion` for a
     /// `Storage` version other than 0 or 1, `badContents` for a negative count or a NULL description.
-    public func decodeContents(with decoder: Unarchiver) throws {
+    public func decodeContents(with decoder: some ObjectDecoder) throws {
         archiveClassChain = decoder.currentClassChain
         try decoder.requireVersion(of: "Storage", oneOf: [0, 1])
         let offset = decoder.objectOffset
@@ -100,7 +100,7 @@ public final class StorageObject: ArchivableObject, HoldsObjects, CustomStringCo
     }
 
     /// Writes the header group and the elements in the layout of ``storageVersion``.
-    public func encodeContents(with encoder: Archiver) throws {
+    public func encodeContents(with encoder: some ObjectEncoder) throws {
         guard let count = Int32(exactly: elements.count) else {
             throw CoderError(.invalidValue, "a Storage of \(elements.count) elements is too large")
         }

@@ -74,7 +74,7 @@ public final class StreamTableObject: ArchivableObject, HoldsObjects, CustomStri
     /// Reads both passes. Throws ``CoderError``: `unsupportedVersion` for a `StreamTable` version
     /// other than 1 (or a `HashTable` version other than 0 or 1), `badContents` when the values
     /// are not ignored (`!`) or a key of the second pass differs from the first.
-    public func decodeContents(with decoder: Unarchiver) throws {
+    public func decodeContents(with decoder: some ObjectDecoder) throws {
         archiveClassChain = decoder.currentClassChain
         try decoder.requireVersion(of: "StreamTable", oneOf: [1])
         let offset = decoder.objectOffset
@@ -95,7 +95,7 @@ public final class StreamTableObject: ArchivableObject, HoldsObjects, CustomStri
     }
 
     /// Writes the `HashTable` part (keys with ignored values), then each key again with its data.
-    public func encodeContents(with encoder: Archiver) throws {
+    public func encodeContents(with encoder: some ObjectEncoder) throws {
         let hashTableVersion = archiveClassChain.first { $0.name == "HashTable" }?.version ?? 1
         try HashTableContents(keyType: keyType, valueType: [UInt8(ascii: "!")],
                               entries: entries.map { HashTableObject.Entry(key: $0.key, value: .ignored) })
