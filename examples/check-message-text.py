@@ -1,18 +1,24 @@
 #!/usr/bin/env python3
 """Checks `typedstream text --lines hex` output against the table `typedstream-bench
 --message-sql` made: one JSON line per row in ROWID order, each good row's text equal to the
-`expected` column, each damaged row (`damage` not NULL) an error record.
+`expected` column, each damaged row (`damage` not NULL) an error record. With `--any-order`
+the lines may come in any order (the output of shards or of a Spark job): they are put in id
+order first.
 
-    check-message-text.py chat.db out.jsonl
+    check-message-text.py [--any-order] chat.db out.jsonl
 """
 import json
 import sqlite3
 import sys
 
-database, output = sys.argv[1], sys.argv[2]
+arguments = sys.argv[1:]
+any_order = "--any-order" in arguments
+database, output = [argument for argument in arguments if argument != "--any-order"]
 rows = sqlite3.connect(database).execute("select ROWID, expected, damage from message order by ROWID").fetchall()
 with open(output, encoding="utf-8") as lines:
     records = [json.loads(line) for line in lines]
+if any_order:
+    records.sort(key=lambda record: (not str(record.get("id")).isdigit(), int(record["id"]) if str(record.get("id")).isdigit() else 0, str(record.get("id"))))
 problems = []
 if len(records) != len(rows):
     problems.append(f"{len(records)} records for {len(rows)} rows")

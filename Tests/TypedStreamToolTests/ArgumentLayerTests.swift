@@ -151,7 +151,7 @@ struct ArgumentLayerTests {
         #expect(help.contains("  -j, --jobs <n>          Check n files at once (default: the number of cores).\n"))
         #expect(help.contains("  -r, --recursive "))
         #expect(help.contains("  <FILE>                  "))
-        #expect(help.contains("USAGE: typedstream verify [--recursive] [--quiet] [--no-progress] [--graph]\n       [--jobs <n>] <FILE> ...\n"))
+        #expect(help.contains("USAGE: typedstream verify [--recursive] [--quiet] [--no-progress] [--graph]\n       [--jobs <n>] [--shard <I/N>] <FILE> ...\n"))
     }
 
     // MARK: - Registry and configuration

@@ -113,6 +113,9 @@ struct BatchSummary {
     /// Whether this batch converts (its summary counts "converted" rather than "identical").
     var isConversion = false
 
+    /// The shard run (`--shard`) and how many files the whole batch holds, for the summary.
+    var shard: (shard: Shard, batchFiles: Int)? = nil
+
     /// Whether every verified file was well-formed and identical.
     var allGood: Bool { differing.isEmpty && failed.isEmpty }
 
@@ -121,7 +124,8 @@ struct BatchSummary {
         let total = identical + converted + differing.count + failed.count + skipped.count
         let done = converted > 0 || (identical == 0 && differing.isEmpty && total > 0 && isConversion)
             ? "\(converted) converted" : "\(identical) identical, \(differing.count) differing"
-        var text = "\nSummary: \(total) file\(total == 1 ? "" : "s"): \(done), "
+        let part = shard.map { " (shard \($0.shard.text) of \($0.batchFiles) file\($0.batchFiles == 1 ? "" : "s"))" } ?? ""
+        var text = "\nSummary: \(total) file\(total == 1 ? "" : "s")\(part): \(done), "
             + "\(failed.count) failed, \(skipped.count) skipped\n"
         if !failed.isEmpty {
             text += "Failed:\n" + failed.map { "  \(CommandContext.displayName($0.path)): \($0.text)\n" }.joined()

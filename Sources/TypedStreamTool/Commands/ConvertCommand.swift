@@ -28,6 +28,12 @@ struct ConvertCommand: Subcommand {
             summary; the exit status is 1 if any file failed. Every file is written atomically \
             (temporary file, flush, rename): a crash never leaves half a file. --in-place replaces \
             each input with its conversion (typedstream format only).
+
+            With --shard I/N (shards numbered from 1), a batch converts only the files of shard I: \
+            a file belongs to shard (FNV-1a-64 of its path under the folder argument, or of the \
+            path as given for a FILE) mod N, plus 1. Output names are still chosen for the whole \
+            batch, so shards 1/N to N/N, run in parallel or on N machines into the same -o DIR \
+            (or into separate ones), write between them exactly the files of one run.
             """,
         arguments: [.init("FILE", help: "A typedstream, or a folder with --recursive; '-' reads standard input.", arity: .oneOrMore)],
         options: [
@@ -35,6 +41,7 @@ struct ConvertCommand: Subcommand {
             .init("byte-order", valueName: "order", help: "For --to typedstream: big or little.", defaultDescription: "the input's"),
             .init("output", short: "o", valueName: "path", help: "Output file (one input) or folder (several)."),
             .init("jobs", short: "j", valueName: "n", help: "Convert n files at once.", defaultDescription: "the number of cores"),
+            .init("shard", valueName: "I/N", help: "Convert only shard I of N of a batch (numbered from 1), split by a hash of each file's relative path."),
         ],
         flags: [
             .init("recursive", short: "r", help: "Convert every typedstream under each folder among the FILE arguments."),
@@ -52,6 +59,8 @@ struct ConvertCommand: Subcommand {
     let inPlace: Bool
     let quiet: Bool
     let noProgress: Bool
+    /// The part of the batch to convert.
+    let shard: ParsedArguments.Value<Shard>?
 
     init(_ arguments: ParsedArguments) throws(UsageError) {
         files = arguments.values("FILE")
@@ -63,6 +72,7 @@ struct ConvertCommand: Subcommand {
         inPlace = arguments.flag("in-place")
         quiet = arguments.flag("quiet")
         noProgress = arguments.flag("no-progress")
+        shard = try arguments.option("shard", as: Shard.self)
     }
 
     private var resolvedFormat: ConversionFormat? { format.flatMap { ConversionFormat(rawValue: $0.value) } }
@@ -97,6 +107,9 @@ struct ConvertCommand: Subcommand {
         if !recursive, let folder = files.first(where: { FileWalker.isDirectory($0.value) }) {
             throw UsageError("'\(folder.value)' is a folder; add --recursive to convert the files in it", at: folder.index)
         }
+        if let shard, !isBatch, !inPlace {
+            throw UsageError("'--shard' splits a batch (several files, a folder, or -o DIR); one file to a file or standard output is not split", at: shard.index)
+        }
         if inPlace {
             if let output { throw UsageError("'--in-place' and '--output' cannot be used together", at: output.index) }
             guard resolved == .typedstream else {
@@ -123,23 +136,26 @@ struct ConvertCommand: Subcommand {
         if !isBatch, !inPlace {
             return try convertOne(files[0].value, format: format, options: options, context: context)
         }
-        var items: [BatchItem]
+        var batch: [BatchItem]
         if let output {
-            items = try plannedItems(into: output, format: format, context: context)
+            batch = try plannedItems(into: output, format: format, context: context)
             do {
                 try AtomicFile.createFolders(output.value)
             } catch {
                 throw CommandFailure("cannot create folder '\(error.path)': \(error.reason) (the output folder given with -o)")
             }
         } else {
-            items = BatchRunner.items(for: files.map(\.value), context: context).items
-            for index in items.indices { items[index].destination = items[index].path }
+            batch = BatchRunner.items(for: files.map(\.value), context: context).items
+            for index in batch.indices { batch[index].destination = batch[index].path }
         }
+        // Planned over the whole batch, then split: every shard names its files as one run would.
+        let items = shard.map { $0.value.select(batch) } ?? batch
         let runner = BatchRunner(jobs: jobs?.value ?? context.processorCount, quiet: quiet, noProgress: noProgress)
         var summary = runner.run(items, context: context) { item, compiled in
             Self.convertItem(item, inPlace: inPlace, format: format, options: options, compiled: &compiled, context: context)
         }
         summary.isConversion = true
+        summary.shard = shard.map { ($0.value, batch.count) }
         context.output.write(summary.report())
         return summary.allGood ? .success : .failure
     }

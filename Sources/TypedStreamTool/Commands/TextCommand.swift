@@ -21,10 +21,16 @@ struct TextCommand: Subcommand {
             (and "runs" with --runs), or {"id": "…", "error": {"code", "offset", "reason"}} for a \
             bad record (an empty blob, as a NULL column prints, is one) and goes on. A summary \
             'N records, M failed' goes to standard error; the exit status is 1 if any record failed.
+
+            With --shard I/N (shards numbered from 1), only the records of shard I are decoded and \
+            written, the others skipped unread: a record belongs to shard \
+            (FNV-1a-64 of its id's bytes) mod N, plus 1. Running shards 1/N to N/N, in parallel or \
+            on N machines, writes between them exactly the lines of one run without --shard.
             """,
         arguments: [.init("FILE", help: "The archive; '-' reads standard input. Not with --lines.", arity: .optional)],
         options: [
             .init("lines", valueName: "encoding", help: "Read records ID<TAB>BLOB from standard input, blobs in \(BlobEncoding.names)."),
+            .init("shard", valueName: "I/N", help: "With --lines: handle only shard I of N (numbered from 1), split by a hash of the id."),
         ],
         flags: [
             .init("runs", help: "Also print the attribute runs (ranges and attributes) as JSON."),
@@ -36,11 +42,14 @@ struct TextCommand: Subcommand {
     let lines: ParsedArguments.Value<String>?
     /// Whether to print the runs.
     let runs: Bool
+    /// The part of the records to handle, with `--lines`.
+    let shard: ParsedArguments.Value<Shard>?
 
     init(_ arguments: ParsedArguments) throws(UsageError) {
         file = arguments.value("FILE")
         lines = arguments.option("lines")
         runs = arguments.flag("runs")
+        shard = try arguments.option("shard", as: Shard.self)
     }
 
     func validate() throws(UsageError) {
@@ -51,6 +60,8 @@ struct TextCommand: Subcommand {
             if let file, file.value != "-" {
                 throw UsageError("'--lines' reads standard input; give no FILE (or '-')", at: file.index)
             }
+        } else if let shard {
+            throw UsageError("'--shard' splits the records of '--lines'; one archive is not split", at: shard.index)
         } else if file == nil {
             throw UsageError("missing argument <FILE>", position: .end)
         }
@@ -60,7 +71,7 @@ struct TextCommand: Subcommand {
         var decoder = MessageText.Decoder()
         decoder.withRuns = runs
         if let encoding = lines.flatMap({ BlobEncoding(rawValue: $0.value) }) {
-            let stream = RecordStream(encoding: encoding, maximumLineLength: RecordStream.defaultMaximumLineLength(context))
+            let stream = RecordStream(encoding: encoding, maximumLineLength: RecordStream.defaultMaximumLineLength(context), shard: shard?.value)
             return try stream.run(context) { (blob) throws(RecordError) -> [UInt8] in
                 let text = try decoder.decode(blob)
                 var members = [JSONMember("text", .string(text.string))]

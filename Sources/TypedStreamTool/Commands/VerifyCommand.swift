@@ -23,10 +23,18 @@ struct VerifyCommand: Subcommand {
             (--recursive) that are not typedstreams at all — keyed archives, GNUstep archives, \
             text — are skipped and listed in the summary. Hidden files are ignored.
 
+            With --shard I/N (shards numbered from 1), only the files of shard I are checked: a \
+            file belongs to shard (FNV-1a-64 of its path under the folder argument, or of the path \
+            as given for a FILE) mod N, plus 1. Running shards 1/N to N/N, in parallel or on N \
+            machines, checks every file exactly once; the summary counts the shard's files.
+
             Exit status 0 when every checked file is well-formed and identical, 1 otherwise.
             """,
         arguments: [.init("FILE", help: "A typedstream file, or a folder with --recursive; '-' reads standard input.", arity: .oneOrMore)],
-        options: [.init("jobs", short: "j", valueName: "n", help: "Check n files at once.", defaultDescription: "the number of cores")],
+        options: [
+            .init("jobs", short: "j", valueName: "n", help: "Check n files at once.", defaultDescription: "the number of cores"),
+            .init("shard", valueName: "I/N", help: "Check only shard I of N (numbered from 1), split by a hash of each file's relative path."),
+        ],
         flags: [
             .init("recursive", short: "r", help: "Check every file under each folder among the FILE arguments."),
             .init("quiet", short: "q", help: "Print only files that differ or fail, and the summary."),
@@ -46,6 +54,8 @@ struct VerifyCommand: Subcommand {
     let noProgress: Bool
     /// Round-trip through the graph.
     let graph: Bool
+    /// The part of the batch to check.
+    let shard: ParsedArguments.Value<Shard>?
 
     init(_ arguments: ParsedArguments) throws(UsageError) {
         files = arguments.values("FILE")
@@ -54,6 +64,7 @@ struct VerifyCommand: Subcommand {
         quiet = arguments.flag("quiet")
         noProgress = arguments.flag("no-progress")
         graph = arguments.flag("graph")
+        shard = try arguments.option("shard", as: Shard.self)
     }
 
     func validate() throws(UsageError) {
@@ -66,11 +77,13 @@ struct VerifyCommand: Subcommand {
     }
 
     func run(_ context: CommandContext) throws -> ExitCode {
-        let (items, walkedFolder) = BatchRunner.items(for: files.map(\.value), context: context)
+        let (batch, walkedFolder) = BatchRunner.items(for: files.map(\.value), context: context)
+        let items = shard.map { $0.value.select(batch) } ?? batch
         let runner = BatchRunner(jobs: jobs?.value ?? context.processorCount, quiet: quiet, noProgress: noProgress)
         let depth: RoundTripDepth = graph ? .graph : .tokens
-        let summary = runner.run(items, context: context) { item, compiled in Self.check(item, through: depth, compiled: &compiled, context: context) }
-        if items.count > 1 || walkedFolder { context.output.write(summary.report()) }
+        var summary = runner.run(items, context: context) { item, compiled in Self.check(item, through: depth, compiled: &compiled, context: context) }
+        summary.shard = shard.map { ($0.value, batch.count) }
+        if batch.count > 1 || walkedFolder || shard != nil { context.output.write(summary.report()) }
         return summary.allGood ? .success : .failure
     }
 

@@ -36,11 +36,18 @@ enum BlobEncoding: String, CaseIterable {
 /// Lines longer than the record limit are reported as `recordTooLong` and skipped without being
 /// held; empty lines are ignored; an empty blob (a NULL column) is `emptyBlob`. When standard
 /// output fails (a closed pipe) reading stops and no summary is printed.
+///
+/// With a ``shard``, only the records whose id belongs to it are decoded and written (the id's
+/// bytes as they stand before the tab; the whole line for a line without a tab; for a line over
+/// the limit, what its output line's id holds): the others are skipped unread, so the shards
+/// 1…N of one input write, between them, exactly the lines of the unsharded run.
 struct RecordStream {
     /// How blobs are spelled.
     let encoding: BlobEncoding
     /// The longest line accepted, in bytes.
     let maximumLineLength: Int
+    /// The part of the records to handle; `nil` for all.
+    var shard: Shard? = nil
 
     /// The most bytes of one line by default: 64 MiB (a 32 MiB blob in hex), or the context's
     /// input limit when that is smaller.
@@ -53,12 +60,15 @@ struct RecordStream {
         var reader = LineReader(maximumLength: maximumLineLength) { (buffer: inout [UInt8], count: Int) throws(FileReadError) -> Bool in
             try context.readStandardInputChunk(into: &buffer, maximum: count)
         }
-        var records = 0, failed = 0
+        var records = 0, failed = 0, elsewhere = 0
         let finished = try context.output.withWriter { (out: inout OutputWriter) throws(FileReadError) -> Bool in
             while let line = try reader.next() {
                 if case .line(let bytes) = line, bytes.isEmpty { continue }
+                guard let (id, result) = process(line, work: work) else {
+                    elsewhere += 1
+                    continue
+                }
                 records += 1
-                let (id, result) = process(line, work: work)
                 out.append(UInt8(ascii: "{"))
                 out.append(Self.idMember)
                 out.append(JSONValue.string(id).text(pretty: false))
@@ -80,23 +90,29 @@ struct RecordStream {
             return true
         }
         guard finished else { return .success }  // the pipe closed: finishOutput says so
-        context.printError("\(records) records, \(failed) failed")
+        let note = shard.map { " (shard \($0.text); \(elsewhere) records of other shards skipped)" } ?? ""
+        context.printError("\(records) records, \(failed) failed" + note)
         return failed > 0 ? .failure : .success
     }
 
     private static let idMember: [UInt8] = Array(#""id":"#.utf8)
     private static let errorMember: [UInt8] = Array(#","error":"#.utf8)
 
-    /// The id and the work's result (or why there is none) for one line.
-    private func process(_ line: LineReader.Line, work: ([UInt8]) throws(RecordError) -> [UInt8]) -> (id: String, Result<[UInt8], RecordError>) {
+    /// The id and the work's result (or why there is none) for one line; `nil` when the line
+    /// belongs to another shard.
+    private func process(_ line: LineReader.Line, work: ([UInt8]) throws(RecordError) -> [UInt8]) -> (id: String, Result<[UInt8], RecordError>)? {
         switch line {
         case .tooLong(let head, let length):
-            let id = head.firstIndex(of: 0x09).map { String(decoding: head[..<$0], as: UTF8.self) } ?? ""
+            let idBytes = head.firstIndex(of: 0x09).map { head[..<$0] } ?? []
+            if let shard, !shard.contains(idBytes) { return nil }
+            let id = String(decoding: idBytes, as: UTF8.self)
             return (id, .failure(RecordError(code: "recordTooLong", offset: nil, reason: "the record is \(length) bytes long, more than the limit of \(maximumLineLength) bytes")))
         case .line(let bytes):
             guard let tab = bytes.firstIndex(of: 0x09) else {
+                if let shard, !shard.contains(bytes) { return nil }
                 return (String(decoding: bytes, as: UTF8.self), .failure(RecordError(code: "badRecord", offset: nil, reason: "the line has no tab between the id and the blob")))
             }
+            if let shard, !shard.contains(bytes[..<tab]) { return nil }
             let id = String(decoding: bytes[..<tab], as: UTF8.self)
             let text = bytes[(tab + 1)...]
             guard !text.isEmpty else { return (id, .failure(RecordError(code: "emptyBlob", offset: nil, reason: "empty blob (a NULL column)"))) }
