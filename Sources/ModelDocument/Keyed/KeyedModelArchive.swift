@@ -74,7 +74,7 @@ public enum KeyedModelArchive {
     @discardableResult
     public static func export(_ document: ModelDocument, toFile path: String) throws(ModelDocumentError) -> Int {
         let bytes = try export(document)
-        try KeyedArchiving.writeAtomically(bytes, to: path)
+        try DurableIO.writeAtomically(bytes, to: path)
         return bytes.count
     }
 
