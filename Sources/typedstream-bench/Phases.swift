@@ -1,4 +1,4 @@
-import TypedStream
+@_spi(Benchmark) import TypedStream
 import TypedStreamFoundation
 
 /// What the bench measures on each input.

@@ -29,21 +29,23 @@ import TypedStreamExport
         .dictionary([PlistEntry("$class", .uid(uid)), PlistEntry("NS.objects", .array(elements.map(PlistValue.uid)))])
     }
 
-    /// Runs `model import` on `bytes`; returns its status and standard error.
-    static func runImport(_ bytes: [UInt8]) throws -> (Int32, String) {
+    /// Imports `bytes` as `model import` does (named `FILE`); returns the error, or `nil` when
+    /// the import succeeded.
+    static func runImport(_ bytes: [UInt8]) throws -> ModelDocumentError? {
         let folder = TemporaryFolder("keyed-hostile")
         defer { folder.cleanUp() }
-        let file = folder.sub("in.plist")
-        try writeBytes(file, bytes)
-        let output = ModelCommands.importKeyed(file: file, directory: folder.sub("out"))
-        #expect(!DurableIO.exists(folder.sub("out")), "nothing is created from a refused archive")
-        return (output.exitStatus, output.standardError.replacingOccurrences(of: file, with: "FILE"))
+        do {
+            _ = try KeyedModelArchive.importDocument(bytes, to: folder.sub("out"), path: "FILE")
+            return nil
+        } catch {
+            #expect(!DurableIO.exists(folder.sub("out")), "nothing is created from a refused archive")
+            return error
+        }
     }
 
     static func expectRefused(_ bytes: [UInt8], _ message: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
-        let (status, stderr) = try runImport(bytes)
-        #expect(status == 1, sourceLocation: sourceLocation)
-        #expect(stderr == "model: FILE: \(message)\n", sourceLocation: sourceLocation)
+        let error = try runImport(bytes)
+        #expect(error?.description == "FILE: \(message)", sourceLocation: sourceLocation)
     }
 
     @Test func arrayContainingItself() throws {
@@ -98,21 +100,19 @@ import TypedStreamExport
                                           (plist.add(.string("$objects")), objects), (plist.add(.string("$top")), top)]))
         let bytes = plist.bytes(top: root)
         #expect((9_000...11_000).contains(bytes.count))
-        let (status, stderr) = try Self.runImport(bytes)
-        #expect(status == 1)
-        #expect(stderr.hasPrefix("model: FILE: offset 0x"))
+        let message = try #require(try Self.runImport(bytes)).description
+        #expect(message.hasPrefix("FILE: offset 0x"))
         let budget = PlistLimits.default.expandedBytes(forInputOf: bytes.count)
-        #expect(stderr.hasSuffix(": binary property list: object 16 expands to more than \(budget) bytes through shared references (at most 64 per input byte plus 1048576)\n"), "\(stderr)")
+        #expect(message.hasSuffix(": binary property list: object 16 expands to more than \(budget) bytes through shared references (at most 64 per input byte plus 1048576)"), "\(message)")
     }
 
     /// Many models sharing one big string: what the import hands out is bounded.
     @Test func sharedStringFanIn() throws {
         let count = 600
         let bytes = Self.keyed(Self.fannedIn(count: count))
-        let (status, stderr) = try Self.runImport(bytes)
-        #expect(status == 1)
-        #expect(stderr.contains("keyed archive: the strings and data read pass"), "\(stderr)")
-        #expect(stderr.contains("objects share values too often"))
+        let message = try #require(try Self.runImport(bytes)).description
+        #expect(message.contains("keyed archive: the strings and data read pass"), "\(message)")
+        #expect(message.contains("objects share values too often"))
     }
 
     /// `$null`, root, ModelDocument class, format, models array (4), Model class (5), rect (6),

@@ -84,10 +84,12 @@ import Testing
         try writeBytes(path, settings.plistBytes())
         let before = treeSnapshot(directory)
         #expect(throws: ModelDocumentError(.damaged, "")) { try ModelDocument.open(at: directory) }
-        let listed = ModelCommands.list(directory: directory)
-        #expect(listed == CommandOutput(standardError: "model: \(path): \(ModelDocument.missingChecksumReason(version: .v2))\n", exitStatus: 1))
-        #expect(listed.standardError.contains("restore settings.plist from a backup"))
-        #expect(ModelCommands.add(directory: directory, name: "x").exitStatus == 1)
+        #expect { try ModelDocument.open(at: directory) } throws: { error in
+            let description = (error as? ModelDocumentError)?.description ?? ""
+            return description == "\(path): \(ModelDocument.missingChecksumReason(version: .v2))"
+                && description.contains("restore settings.plist from a backup")
+        }
+        #expect(throws: ModelDocumentError(.damaged, "")) { try edit(directory) { try $0.add(ModelRecord(name: "x")) } }
         #expect(treeSnapshot(directory) == before)
         // Not checking is still possible on request.
         var options = ModelDocument.OpenOptions()
@@ -96,7 +98,7 @@ import Testing
 
         // The recovery the message describes: the Objective-C app's form, then a save.
         try writeBytes(path, SettingsValue.xmlBytes(["version": .integer(2)]))
-        #expect(ModelCommands.add(directory: directory, name: "x").exitStatus == 0)
+        try edit(directory) { try $0.add(ModelRecord(name: "x")) }
         #expect(try DocumentSettings(plist: readBytes(path)).archiveSHA256 != nil)
         #expect(try ModelDocument.open(at: directory).count == 4)
     }

@@ -35,6 +35,23 @@ func treeSnapshot(_ root: String) -> [String: [UInt8]] {
     return out
 }
 
+/// Opens the document in `directory`, runs `body` on it and saves it, as the `model` verbs do;
+/// returns the document's warnings.
+@discardableResult
+func edit(_ directory: String, _ body: (ModelDocument) throws -> Void) throws -> [String] {
+    let document = try ModelDocument.open(at: directory)
+    try body(document)
+    try document.save()
+    return document.warnings
+}
+
+/// A record named `name` whose thumbnail is read from the file `thumbnail`, when given.
+func record(_ name: String, thumbnail: String? = nil) throws -> ModelRecord {
+    var record = ModelRecord(name: name)
+    if let thumbnail { try record.readThumbnail(fromFile: thumbnail) }
+    return record
+}
+
 func readBytes(_ path: String) throws -> [UInt8] { try DurableIO.read(path) }
 
 func writeBytes(_ path: String, _ bytes: [UInt8]) throws { try DurableIO.writeSynced(path, bytes) }

@@ -25,12 +25,12 @@ import Darwin
         let folder = TemporaryFolder("store")
         defer { folder.cleanUp() }
         let directory = folder.sub("doc")
-        _ = ModelCommands.new(directory: directory, empty: true)
+        _ = try ModelDocument.create(at: directory, records: [])
         let big = Self.image(1 << 20, seed: 1)
         let picture = folder.sub("big.bin")
         try writeBytes(picture, big)
         for name in ["a", "b", "c"] {
-            #expect(ModelCommands.add(directory: directory, name: name, thumbnail: picture).exitStatus == 0)
+            try edit(directory) { try $0.add(record(name, thumbnail: picture)) }
         }
         let digest = SHA256.hexDigest(of: big)
         // One stored copy for three edits that hold the same image.
@@ -51,12 +51,12 @@ import Darwin
         let side = directory + "/thumbnails/" + ThumbnailName.fileName(for: "Harbour")!
         let original = Self.inode(side)
 
-        #expect(ModelCommands.delete(directory: directory, name: "Harbour").exitStatus == 0)
+        try edit(directory) { try $0.delete(named: "Harbour") }
         #expect(!DurableIO.exists(side))
         let stored = Self.store(directory) + "/" + SHA256.hexDigest(of: PlaceholderImages.blue)
         #expect(Self.inode(stored) == original, "the deleted image was copied, not linked")
 
-        #expect(ModelCommands.undo(directory: directory) == CommandOutput(standardOutput: "undid delete 'Harbour'\n"))
+        try edit(directory) { #expect($0.undo() == "delete 'Harbour'") }
         #expect(Self.inode(side) == original, "undo copied the image")
         #expect(try readBytes(side) == PlaceholderImages.blue)
         #expect(try ModelDocument.open(at: directory).records == ModelDocument.placeholderRecords)
@@ -80,19 +80,16 @@ import Darwin
         let folder = TemporaryFolder("store")
         defer { folder.cleanUp() }
         let directory = folder.sub("doc")
-        _ = ModelCommands.new(directory: directory)
-        #expect(ModelCommands.delete(directory: directory, name: "Sunrise").exitStatus == 0)
+        _ = try ModelDocument.create(at: directory)
+        try edit(directory) { try $0.delete(named: "Sunrise") }
         try writeBytes(directory + "/" + DocumentFiles.history, Array("not a history".utf8))
-        let listed = ModelCommands.list(directory: directory)
-        #expect(listed.exitStatus == 0)
-        #expect(listed.standardError == "")
         let document = try ModelDocument.open(at: directory)
+        #expect(document.warnings == [])
         #expect(document.models.allSatisfy { $0.thumbnailSource?.filePath != nil })
         // An edit needs the history, and says it is ignored.
-        let added = ModelCommands.add(directory: directory, name: "x")
-        #expect(added.exitStatus == 0)
-        #expect(added.standardError.hasPrefix("warning: undo history ignored: not a property list"), "\(added.standardError)")
-        #expect(added.standardError.split(separator: "\n").count == 1)
+        let warnings = try edit(directory) { try $0.add(ModelRecord(name: "x")) }
+        #expect(warnings.count == 1)
+        #expect(warnings.first?.hasPrefix("undo history ignored: not a property list") == true, "\(warnings)")
     }
 
     @Test func unreferencedStoredThumbnailsAreRemovedWhenTheHistoryDropsThem() throws {
@@ -100,10 +97,10 @@ import Darwin
         defer { folder.cleanUp() }
         let directory = folder.sub("doc")
         _ = try ModelDocument.create(at: directory)
-        #expect(ModelCommands.delete(directory: directory, name: "Sunrise").exitStatus == 0)
-        #expect(ModelCommands.undo(directory: directory).exitStatus == 0)
+        try edit(directory) { try $0.delete(named: "Sunrise") }
+        try edit(directory) { #expect($0.undo() != nil) }
         #expect(try DurableIO.list(Self.store(directory)).count == 1)   // the redo still needs it
-        #expect(ModelCommands.add(directory: directory, name: "plain").exitStatus == 0)   // drops the redo
+        try edit(directory) { try $0.add(ModelRecord(name: "plain")) }   // drops the redo
         #expect(try DurableIO.list(Self.store(directory)).isEmpty)
 
         // Trimming the history to its limit drops the oldest edits' thumbnails too.
@@ -151,7 +148,7 @@ import Darwin
         defer { folder.cleanUp() }
         let directory = folder.sub("doc")
         _ = try ModelDocument.create(at: directory)
-        #expect(ModelCommands.delete(directory: directory, name: "Sunrise").exitStatus == 0)
+        try edit(directory) { try $0.delete(named: "Sunrise") }
         try FileManager.default.removeItem(atPath: Self.store(directory))
         let opened = try ModelDocument.open(at: directory)
         #expect(!opened.canUndo)
@@ -162,19 +159,28 @@ import Darwin
         let folder = TemporaryFolder("store")
         defer { folder.cleanUp() }
         let directory = folder.sub("doc")
-        _ = ModelCommands.new(directory: directory, empty: true)
-        #expect(ModelCommands.add(directory: directory, name: "bare") == CommandOutput(standardOutput: "added 'bare' (model 0)\n"))
-        let listed = ModelCommands.list(directory: directory)
-        #expect(listed.standardError == "")
-        #expect(ModelCommands.delete(directory: directory, name: "bare") == CommandOutput(standardOutput: "deleted 'bare'\n"))
-        #expect(ModelCommands.undo(directory: directory) == CommandOutput(standardOutput: "undid delete 'bare'\n"))
+        _ = try ModelDocument.create(at: directory, records: [])
+        #expect(try edit(directory) { try $0.add(ModelRecord(name: "bare")) } == [])
+        let opened = try ModelDocument.open(at: directory)
+        #expect(opened.warnings == [])
+        #expect(opened.models.map(\.thumbnailLength) == [nil])
+        #expect(try edit(directory) { try $0.delete(named: "bare") } == [])
+        var label: String?
+        #expect(try edit(directory) { label = $0.undo() } == [])
+        #expect(label == "delete 'bare'")
+
+        // A recorded thumbnail whose file is missing warns.
+        _ = try ModelDocument.create(at: folder.sub("full"))
+        try FileManager.default.removeItem(atPath: folder.sub("full/thumbnails/") + ThumbnailName.fileName(for: "Sunrise")!)
+        #expect(try ModelDocument.open(at: folder.sub("full")).warnings
+                == ["thumbnail of model 'Sunrise' not found (thumbnails/%53unrise.thumbnail); its image is empty"])
     }
 
     @Test func aFailedSaveLeavesNothingBehind() throws {
         let folder = TemporaryFolder("store")
         defer { folder.cleanUp() }
         let directory = folder.sub("doc")
-        _ = ModelCommands.new(directory: directory, empty: true)
+        _ = try ModelDocument.create(at: directory, records: [])
         // A folder where the side file must go makes its rename fail after the stored copy and
         // the temporary file were written.
         let blocked = directory + "/thumbnails/" + ThumbnailName.fileName(for: "x")!
@@ -182,22 +188,21 @@ import Darwin
         let before = treeSnapshot(directory)
         let picture = folder.sub("p.bin")
         try writeBytes(picture, [1, 2, 3])
-        let failed = ModelCommands.add(directory: directory, name: "x", thumbnail: picture)
-        #expect(failed.exitStatus == 1)
-        #expect(failed.standardError.hasPrefix("model: cannot write '\(blocked)': "), "\(failed.standardError)")
-        #expect(failed.standardError.split(separator: "\n").count == 1)
+        #expect { try edit(directory) { try $0.add(record("x", thumbnail: picture)) } } throws: { error in
+            (error as? ModelDocumentError)?.description.hasPrefix("cannot write '\(blocked)': ") == true
+        }
         #expect(treeSnapshot(directory) == before)
         #expect(!DurableIO.exists(Self.store(directory)))
         #expect(try DurableIO.list(directory + "/thumbnails") == [ThumbnailName.fileName(for: "x")!])
         try FileManager.default.removeItem(atPath: blocked)
-        #expect(ModelCommands.add(directory: directory, name: "x", thumbnail: picture).exitStatus == 0)
+        try edit(directory) { try $0.add(record("x", thumbnail: picture)) }
     }
 
     @Test func leftoversOfAKilledSaveDoNotBreakLaterAdds() throws {
         let folder = TemporaryFolder("store")
         defer { folder.cleanUp() }
         let directory = folder.sub("doc")
-        _ = ModelCommands.new(directory: directory)
+        _ = try ModelDocument.create(at: directory)
         let thumbnails = directory + "/thumbnails/"
         let stray = ThumbnailName.fileName(for: "never committed")!
         try writeBytes(thumbnails + stray, [7])
@@ -209,8 +214,7 @@ import Darwin
 
         let picture = folder.sub("p.bin")
         try writeBytes(picture, [4, 5])
-        let added = ModelCommands.add(directory: directory, name: "y", thumbnail: picture)
-        #expect(added.exitStatus == 0, "\(added.standardError)")
+        try edit(directory) { try $0.add(record("y", thumbnail: picture)) }
         #expect(try DurableIO.list(thumbnails).sorted() == ["%46ield%20notes.thumbnail", "%48arbour.thumbnail", "%53unrise.thumbnail", "y.thumbnail"])
         #expect(try DurableIO.list(Self.store(directory)) == [SHA256.hexDigest(of: [4, 5])])
         #expect(!DurableIO.exists(directory + "/document.typedstream.new"))
@@ -219,8 +223,9 @@ import Darwin
     @Test func fileErrorsAreOneLineNamingThePath() {
         #expect(DurableIO.failure("write", "/d/settings.plist.new", EACCES).description == "cannot write '/d/settings.plist.new': Permission denied")
         #expect(DurableIO.failure("create the folder", "/d", EROFS).description == "cannot create the folder '/d': Read-only file system")
-        let output = ModelCommands.add(directory: "/nonexistent-dir", name: "x", thumbnail: "/nonexistent-file")
-        #expect(output == CommandOutput(standardError: "model: /nonexistent-dir: no such folder\n", exitStatus: 1))
+        #expect { try ModelDocument.open(at: "/nonexistent-dir") } throws: { error in
+            (error as? ModelDocumentError)?.description == "/nonexistent-dir: no such folder"
+        }
     }
 
     @Test(.enabled(if: geteuid() != 0, "root writes into read-only folders"))
@@ -231,19 +236,22 @@ import Darwin
             folder.cleanUp()
         }
         let directory = folder.sub("doc")
-        _ = ModelCommands.new(directory: directory)
+        _ = try ModelDocument.create(at: directory)
         #expect(chmod(directory, 0o555) == 0)
-        let output = ModelCommands.add(directory: directory, name: "x")
-        #expect(output == CommandOutput(standardError: "model: cannot write '\(directory)/document.typedstream.new': Permission denied\n", exitStatus: 1))
+        #expect { try edit(directory) { try $0.add(ModelRecord(name: "x")) } } throws: { error in
+            (error as? ModelDocumentError)?.description == "cannot write '\(directory)/document.typedstream.new': Permission denied"
+        }
     }
 
     @Test func aMissingThumbnailFileToAddIsOneLine() throws {
         let folder = TemporaryFolder("store")
         defer { folder.cleanUp() }
         let directory = folder.sub("doc")
-        _ = ModelCommands.new(directory: directory, empty: true)
+        _ = try ModelDocument.create(at: directory, records: [])
         let missing = folder.sub("missing.png")
-        #expect(ModelCommands.add(directory: directory, name: "x", thumbnail: missing)
-                == CommandOutput(standardError: "model: cannot read '\(missing)': No such file or directory\n", exitStatus: 1))
+        #expect { try edit(directory) { try $0.add(record("x", thumbnail: missing)) } } throws: { error in
+            (error as? ModelDocumentError)?.description == "cannot read '\(missing)': No such file or directory"
+        }
+        #expect(try ModelDocument.open(at: directory).count == 0)
     }
 }

@@ -99,7 +99,7 @@ struct ReferencePlainJSONConverter {
         let type = type?.unqualified
         switch value {
         case .integer(let v, _):
-            if let type, let bits = WireDefaults.unsignedBits(type) {
+            if let type, let bits = type.unsignedBits {
                 if bits == 64 { return .integer(UInt64(bitPattern: v)) }
                 let half = Int64(1) << (bits - 1)
                 if v < 0, v >= -half { return .integer(v + 2 * half) }

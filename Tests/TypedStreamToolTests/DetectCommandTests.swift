@@ -101,15 +101,21 @@ struct DetectCommandTests {
     }
 
     @Test func nextPropertyListChecks() throws {
-        #expect(try NeXTBinaryPropertyList.check(Self.nextDictionary) == .init(kind: "dictionary", count: 1))
+        #expect(NeXTPropertyListShape(Self.nextDictionary) == .init(kind: "dictionary", count: 1))
+        #expect(NeXTPropertyListShape(words(6, 4) + [0xFE, 0xFF, 0x00, 0x41]) == .init(kind: "UTF-16 string", count: 4))
         var badPadding = Self.nextDictionary
         badPadding[badPadding.count - 1] = 1
-        #expect(throws: NeXTBinaryPropertyList.Problem.self) { try NeXTBinaryPropertyList.check(badPadding) }
+        #expect(NeXTPropertyListShape(badPadding) == nil)
+        // Read by the library, but not as any writer leaves it: UTF-16 without a byte-order
+        // mark, a data key, a lone nil.
+        #expect(NeXTPropertyListShape(words(6, 4) + [0x41, 0x00, 0x42, 0x00]) == nil)
+        #expect(NeXTPropertyListShape(words(7, 1) + words(4, 0) + words(4) + words(8)) == nil)
+        #expect(NeXTPropertyListShape(words(8)) == nil)
         // Every truncated prefix is refused without trapping.
         for length in 0..<Self.nextDictionary.count {
-            #expect(throws: NeXTBinaryPropertyList.Problem.self) { try NeXTBinaryPropertyList.check(Array(Self.nextDictionary.prefix(length))) }
+            #expect(NeXTPropertyListShape(Array(Self.nextDictionary.prefix(length))) == nil)
         }
         // A count far beyond the data is refused before anything is allocated.
-        #expect(throws: NeXTBinaryPropertyList.Problem.self) { try NeXTBinaryPropertyList.check(words(2, 0x7FFF_FFFF)) }
+        #expect(NeXTPropertyListShape(words(2, 0x7FFF_FFFF)) == nil)
     }
 }

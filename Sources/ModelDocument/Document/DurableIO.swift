@@ -77,6 +77,14 @@ enum DurableIO {
         }
     }
 
+    /// Writes `bytes` to `path` atomically with ``AtomicFile/write(_:to:)`` (temporary file,
+    /// `fsync`, `rename`, `fsync` the folder): the old file or the new one, never a mixture.
+    static func writeAtomically(_ bytes: [UInt8], to path: String) throws(ModelDocumentError) {
+        do { try AtomicFile.write(bytes, to: path) } catch {
+            throw ModelDocumentError.fileOperation("write", path: path, error.reason)
+        }
+    }
+
     /// `rename(2)`: atomically replaces `to` with `from` (a failure names `to`, the file being
     /// written). When both already name the same file, `from` is removed.
     static func rename(_ from: String, _ to: String) throws(ModelDocumentError) {

@@ -27,7 +27,8 @@ import Foundation
 /// let copy = try KeyedModelArchive.importDocument(keyed, to: "/tmp/Copy")
 /// ```
 public enum KeyedModelArchive {
-    /// The file name `model export DIR --to keyed` writes inside the document folder by default.
+    /// The file name `typedstream model export DIR --to keyed` writes inside the document folder
+    /// by default.
     public static let defaultFileName = "document.keyedarchive"
 
     /// The keyed archive of `records` in `version`.
@@ -59,6 +60,22 @@ public enum KeyedModelArchive {
     /// The keyed archive of an open document (its version, records and thumbnails).
     public static func export(_ document: ModelDocument) throws(ModelDocumentError) -> [UInt8] {
         try encode(document.records, version: document.version)
+    }
+
+    /// Where ``export(_:toFile:)`` writes by default: ``defaultFileName`` inside the document
+    /// folder `directory`.
+    public static func defaultPath(in directory: String) -> String {
+        DurableIO.join(directory, defaultFileName)
+    }
+
+    /// Writes the keyed archive of an open document to `path` atomically (temporary file,
+    /// `fsync`, `rename`) and returns its size in bytes. Throws ``ModelDocumentError``: as
+    /// ``export(_:)``, and `io` when the file cannot be written ("cannot write 'PATH': reason").
+    @discardableResult
+    public static func export(_ document: ModelDocument, toFile path: String) throws(ModelDocumentError) -> Int {
+        let bytes = try export(document)
+        try DurableIO.writeAtomically(bytes, to: path)
+        return bytes.count
     }
 
     /// Creates a new Model document in `directory` from a keyed archive (read from `path`, named

@@ -1,8 +1,7 @@
-import Foundation
-
 /// The keyed values of one archived object, as our keyed classes read them: the one reading of
-/// their keys, shared by `init?(coder:)` (Foundation's `NSCoder`) and by ``KeyedArchiveReader``
-/// (untrusted files). Absent keys are `nil`; a present value of the wrong kind throws.
+/// their keys, shared by `init?(coder:)` (Foundation's `NSCoder`, through ``CoderValues``) and
+/// by ``KeyedArchiveReader`` (untrusted files). Absent keys are `nil`; a present value of the
+/// wrong kind throws.
 protocol KeyedValues {
     /// Whether `key` is present.
     func contains(_ key: String) -> Bool
@@ -28,32 +27,5 @@ extension KeyedValues {
         let value = try integer(key) ?? 0
         guard let fitted = T(exactly: value) else { throw invalid(key, "\(value) is out of range for \(T.self)") }
         return fitted
-    }
-}
-
-/// ``KeyedValues`` over a Foundation `NSCoder` (secure decoding).
-struct CoderValues: KeyedValues {
-    let coder: NSCoder
-
-    func contains(_ key: String) -> Bool { coder.containsValue(forKey: key) }
-
-    func string(_ key: String) throws(ModelDocumentError) -> String? {
-        guard contains(key) else { return nil }
-        guard let text = coder.decodeObject(of: NSString.self, forKey: key) else { throw invalid(key, "is not a string") }
-        return text as String
-    }
-
-    func integer(_ key: String) throws(ModelDocumentError) -> Int? {
-        contains(key) ? coder.decodeInteger(forKey: key) : nil
-    }
-
-    func data(_ key: String) throws(ModelDocumentError) -> [UInt8]? {
-        guard contains(key) else { return nil }
-        guard let data = coder.decodeObject(of: NSData.self, forKey: key) else { throw invalid(key, "is not data") }
-        return Array(data as Data)
-    }
-
-    func invalid(_ key: String, _ reason: String) -> ModelDocumentError {
-        ModelDocumentError(.keyedArchive, "\(key) \(reason)")
     }
 }

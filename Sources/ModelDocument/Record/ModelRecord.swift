@@ -37,6 +37,12 @@ public struct ModelRecord: Hashable, Sendable {
         self.thumbnail = thumbnail
     }
 
+    /// Reads the file at `path` (at most 1 GiB) as the record's thumbnail. Throws
+    /// ``ModelDocumentError`` `io` ("cannot read 'PATH': No such file or directory").
+    public mutating func readThumbnail(fromFile path: String) throws(ModelDocumentError) {
+        thumbnail = try DurableIO.read(path)
+    }
+
     /// The fields `version` cannot hold (non-zero `para` in version 1, non-zero `reserved` before
     /// version 3), by their Objective-C names; empty when the record fits.
     public func fieldsLost(in version: DocumentVersion) -> [String] {

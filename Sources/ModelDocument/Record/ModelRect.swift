@@ -30,15 +30,16 @@ public struct ModelRect: ObjCValueConvertible, Hashable, Sendable, CustomStringC
     public static let fieldNames = ["x", "y", "width", "height"]
 
     /// The four comma-separated parts of the form `x,y,w,h` with spaces removed, or `nil` when
-    /// there are not exactly four.
-    static func argumentParts(_ argument: String) -> [String]? {
+    /// there are not exactly four (for parsers stricter than ``init(argument:)``, which name the
+    /// offending part).
+    public static func argumentParts(_ argument: String) -> [String]? {
         let parts = argument.split(separator: ",", omittingEmptySubsequences: false).map { $0.filter { $0 != " " } }
         return parts.count == 4 ? parts : nil
     }
 
     /// Parses the form `x,y,w,h` (four floats, spaces allowed) as ``argument`` spells it, so
-    /// `nan` and `inf` read back; `nil` if malformed. (`model add --rect` takes finite values
-    /// only: see ``ModelAddRequest``.)
+    /// `nan` and `inf` read back; `nil` if malformed. (`typedstream model add --rect` takes
+    /// finite values only.)
     public init?(argument: String) {
         guard let parts = Self.argumentParts(argument) else { return nil }
         var values: [Float] = []

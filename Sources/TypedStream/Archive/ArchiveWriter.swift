@@ -31,15 +31,8 @@ public struct ArchiveWriter {
     private var tokens: TokenWriter
     private let policy: Policy
     private let header: StreamHeader
-    /// The shared-string table written so far: the text of each literal, by shared-string slot.
-    private var sharedTexts: [ArraySlice<UInt8>] = []
-    /// The first slot of each text of ``sharedTexts``, for writing a reference by content. Built
-    /// only when such a lookup comes (see ``sharedSlot(of:)``): a graph read by `ArchiveReader`
-    /// and written with its recorded decisions never needs it, and hashing every text would be
-    /// a tenth of a round trip of a message body.
-    private var sharedIndex: [ArraySlice<UInt8>: Int] = [:]
-    /// How many of ``sharedTexts`` ``sharedIndex`` has taken in.
-    private var sharedIndexed = 0
+    /// The shared-string table written so far.
+    private var sharedStrings = SharedStringTable()
     /// The slot written for each object, class and C string.
     private var slots = EntryTable()
     /// The first slot of each C string's text, for ``Policy/archiver``, which de-duplicates
@@ -55,8 +48,6 @@ public struct ArchiveWriter {
     /// recorded decision): a group of such a head refers to it without looking its text up by
     /// content. Holds the heads, so their identity cannot pass to another.
     private var recentHeads: [(head: GroupHead, index: Int)] = []
-    /// Up to how many shared strings ``sharedSlot(of:)`` searches instead of hashing.
-    private static let searchedSharedTexts = 24
     /// How many heads ``recentHeads`` keeps.
     private static let recentHeadCount = 8
 
@@ -184,7 +175,7 @@ public struct ArchiveWriter {
         try writeClassChain(archivedClass, referenceWidth: classReferenceWidth)
         if header.streamerVersion == 3 {
             let size = instanceSize ?? WireInteger(0, width: .inline)
-            try tokens.write(.instanceSize(WireInteger(size.value, width: width(size.width, for: size.value))))
+            try tokens.write(.instanceSize(WireInteger(size.value, width: width(size.width, for: size.value, .counted))))
         }
     }
 
@@ -229,14 +220,14 @@ public struct ArchiveWriter {
         if let problem = tally.countValue(of: type) { throw refused(problem) }
     }
 
-    private func width(_ recorded: IntegerWidth?, for value: Int64, short: Bool = false) -> IntegerWidth {
-        if policy == .recorded, let recorded, recorded.canHold(value) { return recorded }
-        if short, value == -32768 { return .int16 }
-        return .archiverChoice(for: value)
+    /// The width of `value` in `place`: the recorded one under ``Policy/recorded`` when it is
+    /// allowed there and fits (``IntegerPlace/width(recorded:for:)``), else NSArchiver's.
+    private func width(_ recorded: IntegerWidth?, for value: Int64, _ place: IntegerPlace) -> IntegerWidth {
+        place.width(recorded: policy == .recorded ? recorded : nil, for: value)
     }
 
     private func referenceWidth(_ recorded: IntegerWidth?, index: Int) -> IntegerWidth {
-        width(recorded, for: Int64(index) + HeadByte.referenceBias)
+        IntegerPlace.referenceWidth(recorded: policy == .recorded ? recorded : nil, slot: index)
     }
 
     /// NeXT's `FloorOrZero`: the truncated value inside ±2 147 483 646, else 0.
@@ -246,20 +237,28 @@ public struct ArchiveWriter {
     }
 
     /// The form NSArchiver gives a `float`: integral when `(float)(int)x == x` in NeXT's window.
-    static func archiverForm(_ x: Float) -> RealForm {
+    public static func archiverForm(_ x: Float) -> RealForm {
         let n = floorOrZero(Double(x))
         return Float(n) == x ? .integral(.archiverChoice(for: n)) : .ieee
     }
 
     /// The form NSArchiver gives a `double`: Apple (system ≥ 1000) tests `(double)(int)x == x`;
     /// NeXT truncated through `float` first.
-    static func archiverForm(_ x: Double, systemVersion: Int64) -> RealForm {
+    public static func archiverForm(_ x: Double, systemVersion: Int64) -> RealForm {
         let n = systemVersion >= 1000 ? floorOrZero(x) : floorOrZero(Double(Float(x)))
         return Double(n) == x ? .integral(.archiverChoice(for: n)) : .ieee
     }
 
     private func realForm(_ recorded: RealForm?, integral value: Int64?, fallback: RealForm) -> RealForm {
-        guard policy == .recorded, let recorded else { return fallback }
+        Self.followedForm(policy == .recorded ? recorded : nil, integral: value, fallback: fallback)
+    }
+
+    /// The form the writer follows for a real whose exact integer value (if any) is `value`:
+    /// `fallback` (NSArchiver's, ``archiverForm(_:)``) without a recorded form; IEEE when
+    /// recorded so; integral when recorded so and the value is an integer, with the recorded
+    /// width when it holds the value, else NSArchiver's.
+    public static func followedForm(_ recorded: RealForm?, integral value: Int64?, fallback: RealForm) -> RealForm {
+        guard let recorded else { return fallback }
         switch recorded {
         case .ieee: return .ieee
         case .integral(let w):
@@ -268,44 +267,18 @@ public struct ArchiveWriter {
         }
     }
 
+    /// Writes `text` as the shared-string table decides (``SharedStringTable/decision(for:recorded:)``),
+    /// following `decision` under ``Policy/recorded``.
     private mutating func sharedString(_ text: ArraySlice<UInt8>, _ decision: SharedStringDecision?) throws(WireError) -> SharedString {
-        if policy == .recorded, let decision {
-            switch decision {
-            case .literal(let length):
-                return try literal(text, width: length.canHold(Int64(text.count)) ? length : .archiverChoice(for: Int64(text.count)))
-            case .reference(let index, let w):
-                if index < sharedTexts.count, sharedTexts[index] == text {
-                    return SharedString(form: .reference(index: index, width: referenceWidth(w, index: index)), bytes: text)
-                }
-            }
+        switch sharedStrings.decision(for: text, recorded: policy == .recorded ? decision : nil) {
+        case .reference(let index, let width):
+            return SharedString(form: .reference(index: index, width: width), bytes: text)
+        case .literal(let width):
+            if let problem = tally.countSharedString() { throw refused(problem) }
+            let index = sharedStrings.count
+            sharedStrings.record(text, .literal(length: width))
+            return SharedString(form: .literal(index: index, length: width), bytes: text)
         }
-        if let index = sharedSlot(of: text) {
-            return SharedString(form: .reference(index: index, width: referenceWidth(nil, index: index)), bytes: text)
-        }
-        return try literal(text, width: .archiverChoice(for: Int64(text.count)))
-    }
-
-    private mutating func literal(_ text: ArraySlice<UInt8>, width: IntegerWidth) throws(WireError) -> SharedString {
-        if let problem = tally.countSharedString() { throw refused(problem) }
-        let index = sharedTexts.count
-        sharedTexts.append(text)
-        return SharedString(form: .literal(index: index, length: width), bytes: text)
-    }
-
-    /// The first shared-string slot written with `text`, if any; brings ``sharedIndex`` up to
-    /// date first.
-    private mutating func sharedSlot(of text: ArraySlice<UInt8>) -> Int? {
-        // A short table is searched: comparing a few texts costs less than hashing one (an
-        // archive of one message body has about a dozen).
-        if sharedTexts.count <= Self.searchedSharedTexts {
-            return sharedTexts.firstIndex(of: text)
-        }
-        while sharedIndexed < sharedTexts.count {
-            let earlier = sharedTexts[sharedIndexed]
-            if sharedIndex[earlier] == nil { sharedIndex[earlier] = sharedIndexed }
-            sharedIndexed += 1
-        }
-        return sharedIndex[text]
     }
 
     /// Gives `entry` (source slot `source`) the next object-table slot.
@@ -340,11 +313,11 @@ public struct ArchiveWriter {
         case (.short, .integer(let v, let w)), (.unsignedShort, .integer(let v, let w)):
             guard v >= -32768 && v <= 65535 else { throw invalid("\(v) does not fit a short") }
             let signed = Int64(Int16(truncatingIfNeeded: v))
-            try tokens.write(.integer(WireInteger(signed, width: width(w, for: signed, short: true))))
+            try tokens.write(.integer(WireInteger(signed, width: width(w, for: signed, .short))))
         case (.int, .integer(let v, let w)), (.unsignedInt, .integer(let v, let w)),
              (.long, .integer(let v, let w)), (.unsignedLong, .integer(let v, let w)),
              (.longLong, .integer(let v, let w)), (.unsignedLongLong, .integer(let v, let w)):
-            try tokens.write(.integer(WireInteger(v, width: width(w, for: v))))
+            try tokens.write(.integer(WireInteger(v, width: width(w, for: v, .integer))))
         case (.float, .float(let x, let form)):
             let fallback = Self.archiverForm(x)
             try tokens.write(.float(x, realForm(form, integral: x.isFinite ? Int64(exactly: x) : nil, fallback: fallback)))
@@ -363,7 +336,7 @@ public struct ArchiveWriter {
             try tokens.write(.rawBytes(payload))
         case (.bytes, .unsharedString(let payload, let w)):
             let length = Int64(payload?.count ?? 0)
-            try tokens.write(.unsharedString(payload, length: width(w, for: length)))
+            try tokens.write(.unsharedString(payload, length: width(w, for: length, .counted)))
         case (.atom, .sharedString(let text, let decision)), (.selector, .sharedString(let text, let decision)):
             if let text {
                 try tokens.write(.sharedString(sharedString(text, decision)))
@@ -455,7 +428,7 @@ public struct ArchiveWriter {
             try checkChainLength(links, continuingAt: nil)
             if let problem = tally.checkClassName(length: entry.name.count) { throw refused(problem) }
             let name = try sharedString(entry.name, entry.nameDecision)
-            let version = WireInteger(entry.version, width: width(entry.versionWidth, for: entry.version))
+            let version = WireInteger(entry.version, width: width(entry.versionWidth, for: entry.version, .counted))
             let index = slotCount
             try tokens.write(.classLink(.new(index: index, name: name, version: version)))
             _ = try claimSlot(entry, source: source)

@@ -72,15 +72,16 @@ struct TokenCollector: CompactTokenVisitor {
     }
 }
 
-/// What ``TokenReader/scanToEnd()`` saw: counts, and a checksum of every token's position so
-/// that no part of the work can be optimised away.
+/// What ``TokenReader/scanToEnd()`` saw: how many tokens and new objects.
 public struct ScanSummary: Hashable, Sendable, CompactTokenVisitor {
     /// Tokens read, the header included.
     public var tokens = 0
     /// New objects read.
     public var objects = 0
-    /// The sum of every token's end offset (wrapping).
-    public var checksum = 0
+    /// The sum of every token's end offset (wrapping), for the benchmark: a number that depends
+    /// on every token, so no part of the scan can be optimised away. Not API
+    /// (`@_spi(Benchmark) import TypedStream`).
+    @_spi(Benchmark) public var checksum = 0
 
     /// An empty summary.
     public init() {}

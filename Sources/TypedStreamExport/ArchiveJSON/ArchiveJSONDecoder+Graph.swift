@@ -68,7 +68,7 @@ extension ArchiveJSONDecoder {
         let system = try int64(systemValue, "the system version")
         guard system >= Int64(Int32.min), system <= Int64(Int32.max) else { throw fail(.badValue, "system version \(system) does not fit 32 bits") }
         path.pop()
-        var width = WireDefaults.width(for: system, .counted)
+        var width = IntegerPlace.counted.archiverChoice(for: system)
         if let w = fields[3] {
             path.push("systemVersionWidth")
             width = try self.width(w, .counted, holding: system, "the system version")
@@ -115,7 +115,7 @@ extension ArchiveJSONDecoder {
         while let key = try source.nextKey() {
             let index = try memberIndex(key, &fields, "a group", allowed: allowed)
             if index == 2, fields[0] != nil, decoded == nil {
-                sharedBefore = tables.sharedTexts.count
+                sharedBefore = tables.strings.count
                 var group = try decodeGroupType(fields)
                 path.push("values")
                 group.values = try decodeGroupValues(&source, group)
@@ -397,7 +397,7 @@ extension ArchiveJSONDecoder {
         let version = try int64(require(fields[3], "version", in: what), "a class version")
         guard version >= Int64(Int32.min), version <= Int64(Int32.max) else { throw fail(.badValue, "class version \(version) does not fit 32 bits") }
         path.pop()
-        var versionWidth = WireDefaults.width(for: version, .counted)
+        var versionWidth = IntegerPlace.counted.archiverChoice(for: version)
         if let w = fields[4] {
             path.push("versionWidth")
             versionWidth = try width(w, .counted, holding: version, "a class version")

@@ -60,7 +60,7 @@ extension ArchiveJSONDecoder {
         }
     }
 
-    func decodeIntegerValue(_ value: JSONValue, type: ObjCType, context: WidthContext) throws(ArchiveJSONError) -> ArchivedValue {
+    func decodeIntegerValue(_ value: JSONValue, type: ObjCType, context: IntegerPlace) throws(ArchiveJSONError) -> ArchivedValue {
         let (v, width) = try decodeInteger(value, type: type, context: context)
         return .integer(v, width: width)
     }
@@ -158,7 +158,7 @@ extension ArchiveJSONDecoder {
     /// An integer: a number (its natural value; unsigned types may be given past the signed
     /// range), `{"value": n, "width"?: w}` or `{"raw": n, "width"?: w}` (the stored, sign-extended
     /// value). Returns the stored value and its width (explicit, or NSArchiver's).
-    func decodeInteger(_ value: JSONValue, type: ObjCType, context: WidthContext) throws(ArchiveJSONError) -> (Int64, IntegerWidth) {
+    func decodeInteger(_ value: JSONValue, type: ObjCType, context: IntegerPlace) throws(ArchiveJSONError) -> (Int64, IntegerWidth) {
         var number = value
         var widthValue: JSONValue? = nil
         var raw = false
@@ -178,7 +178,7 @@ extension ArchiveJSONDecoder {
         var stored: Int64
         if negative {
             stored = magnitude == UInt64(Int64.max) + 1 ? Int64.min : -Int64(magnitude)
-        } else if !raw, let bits = WireDefaults.unsignedBits(type) {
+        } else if !raw, let bits = type.unsignedBits {
             if bits == 64 {
                 stored = Int64(bitPattern: magnitude)
             } else if magnitude >= UInt64(1) << (bits - 1), magnitude < UInt64(1) << bits {
@@ -195,7 +195,7 @@ extension ArchiveJSONDecoder {
             guard stored >= -32768, stored <= 65535 else { throw fail(.badValue, "\(stored) does not fit a short") }
             stored = Int64(Int16(truncatingIfNeeded: stored))
         }
-        var width = WireDefaults.width(for: stored, context)
+        var width = context.archiverChoice(for: stored)
         if let widthValue {
             width = try self.width(widthValue, context, holding: stored, what)
         }
@@ -243,11 +243,11 @@ extension ArchiveJSONDecoder {
         if isFloat {
             let x = Float(bitPattern: UInt32(truncatingIfNeeded: bits))
             integral = x.isFinite ? Int64(exactly: x) : nil
-            fallback = WireDefaults.realForm(x)
+            fallback = ArchiveWriter.archiverForm(x)
         } else {
             let x = Double(bitPattern: bits)
             integral = x.isFinite ? Int64(exactly: x) : nil
-            fallback = WireDefaults.realForm(x, systemVersion: header.systemVersion.value)
+            fallback = ArchiveWriter.archiverForm(x, systemVersion: header.systemVersion.value)
         }
         guard let formValue else { return (bits, fallback) }
         let name = try string(formValue, "a real form")
@@ -267,11 +267,11 @@ extension ArchiveJSONDecoder {
             return .unsharedString(nil, lengthWidth: nil)
         case .string(let text):
             let payload = Array(text.utf8)
-            return .unsharedString(ArraySlice(payload), lengthWidth: WireDefaults.width(for: Int64(payload.count), .counted))
+            return .unsharedString(ArraySlice(payload), lengthWidth: IntegerPlace.counted.archiverChoice(for: Int64(payload.count)))
         case .object:
             let fields = try members(of: value, "counted bytes", allowed: ["text", "hex", "width"])
             let payload = try boxedBytes(fields, "counted bytes")
-            var width = WireDefaults.width(for: Int64(payload.count), .counted)
+            var width = IntegerPlace.counted.archiverChoice(for: Int64(payload.count))
             if let w = fields[2] { width = try self.width(w, .counted, holding: Int64(payload.count), "a length") }
             return .unsharedString(ArraySlice(payload), lengthWidth: width)
         default:

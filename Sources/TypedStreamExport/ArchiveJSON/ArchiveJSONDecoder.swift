@@ -187,7 +187,7 @@ struct ArchiveJSONDecoder {
     }
 
     /// A width name, checked against where it is used and the value it must hold.
-    func width(_ value: JSONValue, _ context: WidthContext, holding number: Int64, _ what: String) throws(ArchiveJSONError) -> IntegerWidth {
+    func width(_ value: JSONValue, _ context: IntegerPlace, holding number: Int64, _ what: String) throws(ArchiveJSONError) -> IntegerWidth {
         let name = try string(value, "a width")
         guard let width = IntegerWidth(name: name) else {
             throw fail(.badValue, "unknown width \(TextExcerpt.quoted(name)) (expected inline, int16, int32 or int64)")
@@ -246,7 +246,7 @@ struct ArchiveJSONDecoder {
         case (nil, let reference?):
             let n = try int64(reference, "a shared-string index")
             guard let index = Int(exactly: n), index >= 0 else { throw fail(.badValue, "shared-string index \(n) is negative") }
-            var width = WireDefaults.referenceWidth(slot: index)
+            var width = IntegerWidth.archiverChoice(forReferenceTo: index)
             if let w = fields[2] {
                 let name = try string(w, "a width")
                 guard let named = IntegerWidth(name: name) else { throw fail(.badValue, "unknown width \(TextExcerpt.quoted(name))") }
@@ -316,7 +316,7 @@ struct ArchiveJSONDecoder {
         guard let entry = entries[target] else {
             throw fail(.undefinedReference, "reference to id \(target), which is not defined before this point")
         }
-        var width = WireDefaults.referenceWidth(slot: entry.slot)
+        var width = IntegerWidth.archiverChoice(forReferenceTo: entry.slot)
         if let w = fields[1] {
             width = try self.width(w, .counted, holding: Int64(entry.slot) + HeadByte.referenceBias, "a reference label")
         }

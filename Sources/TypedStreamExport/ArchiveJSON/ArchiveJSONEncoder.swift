@@ -191,13 +191,13 @@ struct ArchiveJSONEncoder: ~Copyable {
         case (.short, .integer(let v, let w)), (.unsignedShort, .integer(let v, let w)):
             guard v >= -32768 && v <= 65535 else { throw unwritable("\(v) does not fit a short") }
             let signed = Int64(Int16(truncatingIfNeeded: v))
-            let width = WireDefaults.effectiveWidth(w, for: signed, .short)
-            out.archiveInteger(signed, type: type, width: width, defaultWidth: WireDefaults.width(for: signed, .short))
+            let width = IntegerPlace.short.width(recorded: w, for: signed)
+            out.archiveInteger(signed, type: type, width: width, defaultWidth: IntegerPlace.short.archiverChoice(for: signed))
         case (.int, .integer(let v, let w)), (.unsignedInt, .integer(let v, let w)),
              (.long, .integer(let v, let w)), (.unsignedLong, .integer(let v, let w)),
              (.longLong, .integer(let v, let w)), (.unsignedLongLong, .integer(let v, let w)):
-            let width = WireDefaults.effectiveWidth(w, for: v, .integer)
-            out.archiveInteger(v, type: type, width: width, defaultWidth: WireDefaults.width(for: v, .integer))
+            let width = IntegerPlace.integer.width(recorded: w, for: v)
+            out.archiveInteger(v, type: type, width: width, defaultWidth: IntegerPlace.integer.archiverChoice(for: v))
         case (.float, .float(let x, let form)):
             out.archiveFloat(x, form: form)
         case (.double, .double(let x, let form)):
@@ -277,8 +277,8 @@ struct ArchiveJSONEncoder: ~Copyable {
         path.pop()
         guard header.streamerVersion == 3 else { return }
         let size = object.instanceSize ?? WireInteger(0, width: .inline)
-        let width = WireDefaults.effectiveWidth(size.width, for: size.value, .counted)
-        let defaultWidth = WireDefaults.width(for: size.value, .counted)
+        let width = IntegerPlace.counted.width(recorded: size.width, for: size.value)
+        let defaultWidth = IntegerPlace.counted.archiverChoice(for: size.value)
         if size.value != 0 || width != defaultWidth {
             out.key("size")
             out.archiveInteger(size.value, type: .int, width: width, defaultWidth: defaultWidth)
@@ -299,7 +299,7 @@ struct ArchiveJSONEncoder: ~Copyable {
             links += 1
             guard links <= ArchiveWriter.maximumNesting else { throw unwritable("class chain longer than \(ArchiveWriter.maximumNesting)") }
             let nameDecision = sharedString(entry.name, entry.nameDecision)
-            let versionWidth = WireDefaults.effectiveWidth(entry.versionWidth, for: entry.version, .counted)
+            let versionWidth = IntegerPlace.counted.width(recorded: entry.versionWidth, for: entry.version)
             let slot = tables.claimSlot()
             slots[ObjectIdentifier(entry)] = slot
             out.beginObject(.inline)
@@ -313,7 +313,7 @@ struct ArchiveJSONEncoder: ~Copyable {
             }
             out.key("version")
             out.integer(entry.version)
-            if versionWidth != WireDefaults.width(for: entry.version, .counted) {
+            if versionWidth != IntegerPlace.counted.archiverChoice(for: entry.version) {
                 out.key("versionWidth")
                 out.string(versionWidth.name)
             }

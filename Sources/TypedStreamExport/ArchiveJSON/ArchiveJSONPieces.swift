@@ -9,8 +9,8 @@ extension JSONTextWriter {
     /// another width than NSArchiver would choose.
     mutating func unsharedBytes(_ payload: ArraySlice<UInt8>, lengthWidth recorded: IntegerWidth?) {
         let length = Int64(payload.count)
-        let width = WireDefaults.effectiveWidth(recorded, for: length, .counted)
-        if width == WireDefaults.width(for: length, .counted) {
+        let width = IntegerPlace.counted.width(recorded: recorded, for: length)
+        if width == IntegerPlace.counted.archiverChoice(for: length) {
             bytesField(payload)
         } else {
             beginBoxedBytes(payload)
@@ -62,7 +62,7 @@ extension JSONTextWriter {
         case .reference(let index, let width):
             key("reference")
             integer(Int64(index))
-            if width != WireDefaults.referenceWidth(slot: index) {
+            if width != IntegerWidth.archiverChoice(forReferenceTo: index) {
                 key("width")
                 string(width.name)
             }
@@ -75,8 +75,8 @@ extension JSONTextWriter {
         beginObject(.inline)
         key("ref")
         integer(Int64(slot))
-        let width = WireDefaults.effectiveReferenceWidth(recorded, slot: slot)
-        if width != WireDefaults.referenceWidth(slot: slot) {
+        let width = IntegerPlace.referenceWidth(recorded: recorded, slot: slot)
+        if width != IntegerWidth.archiverChoice(forReferenceTo: slot) {
             key("width")
             string(width.name)
         }
@@ -89,7 +89,7 @@ extension JSONTextWriter {
     mutating func archiveInteger(_ value: Int64, type: ObjCType, width: IntegerWidth?, defaultWidth: IntegerWidth) {
         var raw = false
         var natural: UInt64? = nil
-        if let bits = WireDefaults.unsignedBits(type) {
+        if let bits = type.unsignedBits {
             if bits == 64 {
                 if value < 0 { natural = UInt64(bitPattern: value) }
             } else {
@@ -141,15 +141,15 @@ extension JSONTextWriter {
 
     /// A `f` value with its recorded form.
     mutating func archiveFloat(_ x: Float, form: RealForm?) {
-        let fallback = WireDefaults.realForm(x)
-        let effective = WireDefaults.effectiveRealForm(form, integral: x.isFinite ? Int64(exactly: x) : nil, fallback: fallback)
+        let fallback = ArchiveWriter.archiverForm(x)
+        let effective = ArchiveWriter.followedForm(form, integral: x.isFinite ? Int64(exactly: x) : nil, fallback: fallback)
         archiveReal(x.isFinite ? x.description : nil, bits: ByteText.bitPatternText(UInt64(x.bitPattern), digits: 8), form: effective, fallback: fallback, isFloat: true)
     }
 
     /// A `d` value with its recorded form, in an archive of `systemVersion`.
     mutating func archiveDouble(_ x: Double, form: RealForm?, systemVersion: Int64) {
-        let fallback = WireDefaults.realForm(x, systemVersion: systemVersion)
-        let effective = WireDefaults.effectiveRealForm(form, integral: x.isFinite ? Int64(exactly: x) : nil, fallback: fallback)
+        let fallback = ArchiveWriter.archiverForm(x, systemVersion: systemVersion)
+        let effective = ArchiveWriter.followedForm(form, integral: x.isFinite ? Int64(exactly: x) : nil, fallback: fallback)
         archiveReal(x.isFinite ? x.description : nil, bits: ByteText.bitPatternText(x.bitPattern, digits: 16), form: effective, fallback: fallback, isFloat: false)
     }
 
@@ -169,7 +169,7 @@ extension JSONTextWriter {
         key("systemVersion")
         integer(header.systemVersion.value)
         let system = header.systemVersion
-        if system.width != WireDefaults.width(for: system.value, .counted), WidthContext.counted.allows(system.width), system.width.canHold(system.value) {
+        if system.width != IntegerPlace.counted.archiverChoice(for: system.value), IntegerPlace.counted.allows(system.width), system.width.canHold(system.value) {
             key("systemVersionWidth")
             string(system.width.name)
         }

@@ -59,9 +59,8 @@ struct ArchiveJSONTokenEncoder: ~Copyable {
     private var frames: [Frame] = [.document]
     /// Per shared-string slot used as a type string: whether its types can hold an object.
     private var typesHoldObjects: [Int: Bool] = [:]
-    /// Per shared-string slot: the first slot with the same text (itself when it is the first).
-    private var firstLiteral: [Int32] = []
-    private var literalSlots: [ArraySlice<UInt8>: Int] = [:]
+    /// The shared-string table as the writer keeps it, for the decisions it would make.
+    private var sharedStrings = SharedStringTable()
 
     init(index: ArchiveIndex, options: ArchiveJSON.EncodingOptions, limits: OutputLimits) {
         self.index = index
@@ -273,11 +272,11 @@ struct ArchiveJSONTokenEncoder: ~Copyable {
             switch type {
             case .short, .unsignedShort:
                 let signed = Int64(Int16(truncatingIfNeeded: token.value))
-                let width = WireDefaults.effectiveWidth(token.width, for: signed, .short)
-                json.archiveInteger(signed, type: type, width: width, defaultWidth: WireDefaults.width(for: signed, .short))
+                let width = IntegerPlace.short.width(recorded: token.width, for: signed)
+                json.archiveInteger(signed, type: type, width: width, defaultWidth: IntegerPlace.short.archiverChoice(for: signed))
             default:
-                let width = WireDefaults.effectiveWidth(token.width, for: token.value, .integer)
-                json.archiveInteger(token.value, type: type, width: width, defaultWidth: WireDefaults.width(for: token.value, .integer))
+                let width = IntegerPlace.integer.width(recorded: token.width, for: token.value)
+                json.archiveInteger(token.value, type: type, width: width, defaultWidth: IntegerPlace.integer.archiverChoice(for: token.value))
             }
         case .float:
             if token.form == .ieee {
@@ -344,8 +343,8 @@ struct ArchiveJSONTokenEncoder: ~Copyable {
         if let first = next() { chain(from: first) }
         if header.streamerVersion == 3, let size = next() {
             if size.code == .instanceSize {
-                let width = WireDefaults.effectiveWidth(size.width, for: size.value, .counted)
-                let defaultWidth = WireDefaults.width(for: size.value, .counted)
+                let width = IntegerPlace.counted.width(recorded: size.width, for: size.value)
+                let defaultWidth = IntegerPlace.counted.archiverChoice(for: size.value)
                 if size.value != 0 || width != defaultWidth {
                     json.key("size")
                     json.archiveInteger(size.value, type: .int, width: width, defaultWidth: defaultWidth)
@@ -382,8 +381,8 @@ struct ArchiveJSONTokenEncoder: ~Copyable {
             }
             json.key("version")
             json.integer(link.value)
-            let versionWidth = WireDefaults.effectiveWidth(link.width, for: link.value, .counted)
-            if versionWidth != WireDefaults.width(for: link.value, .counted) {
+            let versionWidth = IntegerPlace.counted.width(recorded: link.width, for: link.value)
+            if versionWidth != IntegerPlace.counted.archiverChoice(for: link.value) {
                 json.key("versionWidth")
                 json.string(versionWidth.name)
             }
@@ -394,27 +393,17 @@ struct ArchiveJSONTokenEncoder: ~Copyable {
         json.endArray()
     }
 
-    /// The shared-string decision of `token`'s text when it is not what NSArchiver would have
-    /// written there: a reference to the first literal of the same text, else a literal.
+    /// The shared-string decision of `token`'s text when it is not what the writer writes there
+    /// by default (``SharedStringTable/archiverDecision(for:holdingSlot:)``). Every token with a
+    /// shared string comes here, in order, so the table's slots are the reader's.
     private mutating func sharedDecision(_ token: CompactToken) -> SharedStringDecision? {
         let slot = token.textIndex
-        if !token.textIsReference, slot >= firstLiteral.count {
-            let text = bytes[token.payload]
-            while firstLiteral.count < slot { firstLiteral.append(Int32(firstLiteral.count)) }
-            if let earlier = literalSlots[text] {
-                firstLiteral.append(Int32(earlier))
-            } else {
-                literalSlots[text] = slot
-                firstLiteral.append(Int32(slot))
-            }
-        }
-        let first = slot < firstLiteral.count ? Int(firstLiteral[slot]) : slot
+        let text = bytes[token.payload]
         let actual: SharedStringDecision = token.textIsReference
             ? .reference(index: slot, width: token.textWidth)
             : .literal(length: token.textWidth)
-        let fallback: SharedStringDecision = token.textIsReference || first < slot
-            ? .reference(index: first, width: WireDefaults.referenceWidth(slot: first))
-            : .literal(length: .archiverChoice(for: Int64(token.payload.count)))
+        let fallback = sharedStrings.archiverDecision(for: text, holdingSlot: token.textIsReference ? slot : nil)
+        sharedStrings.record(text, actual)
         return actual == fallback ? nil : actual
     }
 }

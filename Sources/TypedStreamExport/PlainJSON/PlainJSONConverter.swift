@@ -117,7 +117,7 @@ struct PlainJSONConverter: ~Copyable {
         switch token.code {
         case .integer:
             var v = token.value
-            if let type, let bits = WireDefaults.unsignedBits(type) {
+            if let type, let bits = type.unsignedBits {
                 if bits == 64 {
                     return out.unsigned(UInt64(bitPattern: v))
                 }
@@ -314,7 +314,7 @@ struct PlainJSONConverter: ~Copyable {
             }
         case .integer:
             var v = token.value
-            if let type, let bits = WireDefaults.unsignedBits(type) {
+            if let type, let bits = type.unsignedBits {
                 if bits == 64 { return .integer(UInt64(bitPattern: v)) }
                 let half = Int64(1) << (bits - 1)
                 if v < 0, v >= -half { v += 2 * half }

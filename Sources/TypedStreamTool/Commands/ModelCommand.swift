@@ -80,19 +80,25 @@ struct ModelCommand: Subcommand {
 
     func run(_ context: CommandContext) throws -> ExitCode {
         let values = rest.map(\.value)
-        let result: CommandOutput
+        let verbs = ModelVerbs(context: context)
         switch verb.value {
-        case "new": result = ModelCommands.new(directory: values[0], empty: arguments.flag("empty"))
-        case "list": result = ModelCommands.list(directory: values[0])
+        case "new": return verbs.new(directory: values[0], empty: arguments.flag("empty"))
+        case "list": return verbs.list(directory: values[0])
         case "add":
-            result = ModelCommands.add(directory: values[0], name: arguments.option("name")?.value, type: arguments.option("type")?.value,
-                                       rect: arguments.option("rect")?.value, flag: arguments.option("flag")?.value,
-                                       kind: arguments.option("kind")?.value, para: arguments.option("para")?.value,
-                                       thumbnail: arguments.option("thumbnail")?.value)
-        case "delete": result = ModelCommands.delete(directory: values[0], name: values[1])
-        case "undo": result = ModelCommands.undo(directory: values[0])
-        case "redo": result = ModelCommands.redo(directory: values[0])
-        case "migrate": result = ModelCommands.migrate(directory: values[0])
+            let options: ModelAddOptions
+            do {
+                options = try ModelAddOptions(name: arguments.option("name")?.value, type: arguments.option("type")?.value,
+                                              rect: arguments.option("rect")?.value, flag: arguments.option("flag")?.value,
+                                              kind: arguments.option("kind")?.value, para: arguments.option("para")?.value,
+                                              thumbnail: arguments.option("thumbnail")?.value)
+            } catch {
+                return verbs.failed(error.description, status: .usage)
+            }
+            return verbs.add(directory: values[0], options)
+        case "delete": return verbs.delete(directory: values[0], name: values[1])
+        case "undo": return verbs.undo(directory: values[0])
+        case "redo": return verbs.redo(directory: values[0])
+        case "migrate": return verbs.migrate(directory: values[0])
         case "export":
             let output = arguments.option("output")?.value
             if let output {
@@ -101,17 +107,10 @@ struct ModelCommand: Subcommand {
                     try FileIdentity.refuseWriting(output, over: AtomicFile.folder(of: values[0] + "/") + "/" + name, context: context)
                 }
             }
-            result = ModelCommands.export(directory: values[0], to: arguments.option("to")?.value ?? "keyed", output: output)
+            return verbs.export(directory: values[0], to: arguments.option("to")?.value ?? "keyed", output: output)
         case "import":
-            result = ModelCommands.importKeyed(try context.readFile(values[0]), file: values[0], directory: values[1])
+            return verbs.importKeyed(try context.readFile(values[0]), file: values[0], directory: values[1])
         default: return .usage
-        }
-        if !result.standardOutput.isEmpty { context.output.write(result.standardOutput) }
-        if !result.standardError.isEmpty { context.errorOutput.write(result.standardError) }
-        switch result.exitStatus {
-        case CommandOutput.success: return .success
-        case CommandOutput.usage: return .usage
-        default: return .failure
         }
     }
 }

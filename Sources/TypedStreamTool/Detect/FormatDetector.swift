@@ -51,7 +51,7 @@ public enum FormatDetector {
         if bytes.starts(with: "bplist".utf8) { return detectBinaryPropertyList(bytes) }
         if bytes.starts(with: "GNUstep archive".utf8) { return detectGNUstep(bytes) }
         if let xml = detectXML(bytes) { return xml }
-        if bytes.count >= 12, let shape = try? NeXTBinaryPropertyList.check(bytes) {
+        if bytes.count >= 12, let shape = NeXTPropertyListShape(bytes) {
             let unit = shape.kind == "array" ? "element" : shape.kind == "dictionary" ? "entry" : "byte"
             let plural = shape.count == 1 ? unit : unit == "entry" ? "entries" : unit + "s"
             return Detection(.nextBinaryPropertyList, "old NeXT binary property list (\(shape.kind), \(shape.count) \(plural))",

@@ -1,4 +1,7 @@
-/// The text of `model list`: a heading, then one row per model.
+import ModelDocument
+
+/// The text of `model list`: a heading, then one row per model, names escaped with
+/// ``DisplayText``.
 ///
 /// ```text
 /// document version 2, 3 models, generation 1
@@ -6,6 +9,7 @@
 /// 0  Sunrise      photo   0,0,320,240          1     1     0     73 bytes
 /// ```
 enum ModelListing {
+    /// The lines of the listing of `document` (no newlines).
     static func lines(for document: ModelDocument) -> [String] {
         let version = document.version
         var header = ["#", "name", "type", "rect", "flag", "kind"]

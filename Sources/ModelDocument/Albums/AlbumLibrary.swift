@@ -63,7 +63,7 @@ public final class AlbumLibrary {
 
     /// The keyed archive of `albums` (root object an `NSArray`).
     public static func archive(_ albums: [Album], path: String? = nil) throws(ModelDocumentError) -> [UInt8] {
-        try KeyedArchiving.archive(albums as NSArray, path: path)
+        try AlbumArchiving.archive(albums as NSArray, path: path)
     }
 
     /// The albums of a keyed archive, read and checked by our own bounded readers
@@ -134,7 +134,7 @@ public final class AlbumLibrary {
 
     /// Writes `albums.bin` atomically. Throws ``ModelDocumentError`` `keyedArchive` or `io`.
     public func save() throws(ModelDocumentError) {
-        try KeyedArchiving.writeAtomically(Self.archive(albums, path: path), to: path)
+        try DurableIO.writeAtomically(Self.archive(albums, path: path), to: path)
         hasUnsavedChanges = false
     }
 }

@@ -1,7 +1,7 @@
 import TypedStreamExport
 import Foundation
 
-/// The `NSKeyedArchiver` plumbing of albums (keyed Model documents are written by our own
+/// The `NSKeyedArchiver` plumbing of ``Album`` (keyed Model documents are written by our own
 /// keyed exporter, see ``KeyedModelDocument``): class names
 /// registered both ways, errors as ``ModelDocumentError`` `keyedArchive`. Writing only: archives
 /// are read by ``KeyedArchiveReader``, which keeps untrusted bytes away from Foundation.
@@ -16,7 +16,7 @@ import Foundation
 ///   `NSKeyedUnarchiver.setClass(_:forClassName:)` does work for reading.
 /// * Under secure coding, `decodeObject(of:forKey:)` for an absent key fails the whole decode
 ///   ("No value found for key"), so optional keys are checked with `containsValue(forKey:)` first.
-enum KeyedArchiving {
+enum AlbumArchiving {
     /// Swift class → name written (`"ModelDocument.Album"` → `"Album"`).
     static var archivedNames: [String: String] {
         [NSStringFromClass(Album.self): Album.className]
@@ -64,13 +64,6 @@ enum KeyedArchiving {
             throw error
         } catch {
             throw ModelDocumentError(.keyedArchive, path: path, "cannot rename the archived classes: \(error.localizedDescription)")
-        }
-    }
-
-    /// Writes `bytes` to `path` atomically (temporary file, `fsync`, `rename`, `fsync` the folder).
-    static func writeAtomically(_ bytes: [UInt8], to path: String) throws(ModelDocumentError) {
-        do { try AtomicFile.write(bytes, to: path) } catch {
-            throw ModelDocumentError.fileOperation("write", path: path, error.reason)
         }
     }
 }
