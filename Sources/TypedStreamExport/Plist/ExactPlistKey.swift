@@ -55,49 +55,48 @@ struct ExactPlistKey: Hashable {
     }
 
     func hash(into hasher: inout Hasher) {
+        // Scalars, what is stored once nearly always, without the stack.
+        if !Self.combineScalar(value, into: &hasher) { Self.combine(value, into: &hasher) }
+    }
+
+    /// Hashes a scalar and returns true, or returns false (hashing nothing) for a container.
+    @inline(__always)
+    private static func combineScalar(_ value: PlistValue, into hasher: inout Hasher) -> Bool {
         switch value {
         case .string(let text):
             hasher.combine(0 as UInt8)
-            Self.combineUTF8(text, into: &hasher)
+            combineUTF8(text, into: &hasher)
         case .integer(let n):
             hasher.combine(1 as UInt8)
             hasher.combine(n)
+        case .real(let d):
+            hasher.combine(2 as UInt8)
+            hasher.combine(d.bitPattern)
+        case .date(let d):
+            hasher.combine(3 as UInt8)
+            hasher.combine(d.bitPattern)
+        case .bool(let b):
+            hasher.combine(4 as UInt8)
+            hasher.combine(b)
+        case .data(let bytes):
+            hasher.combine(5 as UInt8)
+            hasher.combine(bytes.count)
+            bytes.withUnsafeBytes { hasher.combine(bytes: $0) }
         case .uid(let u):
             hasher.combine(6 as UInt8)
             hasher.combine(u)
-        default:
-            Self.combine(value, into: &hasher)
+        case .array, .dictionary:
+            return false
         }
+        return true
     }
 
-    /// Hashes a value of any kind, with an explicit stack (see ``sameContainers(_:_:)``); the
-    /// scalars as ``hash(into:)`` does.
+    /// Hashes a value of any kind, containers with an explicit stack (see
+    /// ``sameContainers(_:_:)``).
     private static func combine(_ value: PlistValue, into hasher: inout Hasher) {
         var pending: [PlistValue] = [value]
         while let next = pending.popLast() {
             switch next {
-            case .string(let text):
-                hasher.combine(0 as UInt8)
-                combineUTF8(text, into: &hasher)
-            case .integer(let n):
-                hasher.combine(1 as UInt8)
-                hasher.combine(n)
-            case .real(let d):
-                hasher.combine(2 as UInt8)
-                hasher.combine(d.bitPattern)
-            case .date(let d):
-                hasher.combine(3 as UInt8)
-                hasher.combine(d.bitPattern)
-            case .bool(let b):
-                hasher.combine(4 as UInt8)
-                hasher.combine(b)
-            case .data(let bytes):
-                hasher.combine(5 as UInt8)
-                hasher.combine(bytes.count)
-                bytes.withUnsafeBytes { hasher.combine(bytes: $0) }
-            case .uid(let u):
-                hasher.combine(6 as UInt8)
-                hasher.combine(u)
             case .array(let elements):
                 hasher.combine(7 as UInt8)
                 hasher.combine(elements.count)
@@ -109,6 +108,8 @@ struct ExactPlistKey: Hashable {
                     combineUTF8(entry.key, into: &hasher)
                     pending.append(entry.value)
                 }
+            default:
+                _ = combineScalar(next, into: &hasher)
             }
         }
     }
