@@ -19,7 +19,10 @@ struct SalvageCommand: Subcommand {
             from a kept object (a child's back-reference to its parent) is written as nil and \
             reported. The archive written is checked (it re-encodes to itself, as 'verify' \
             checks) before it is written. Flipped bytes the reader accepts cannot be told from \
-            data: the damage is where the reader first refuses a byte, which may be later.
+            data: the damage is where the reader first refuses a byte, which may be later. An \
+            array or a length that claims more bytes than remain is refused where it starts, \
+            and whole objects inside it are lost with it. A file cut exactly between top-level \
+            groups is a whole archive (a typedstream has no end marker).
 
             The report goes to standard error: where the damage is and the reader's reason, \
             the bytes from there on, top-level groups and objects kept, recovered and lost, and \
