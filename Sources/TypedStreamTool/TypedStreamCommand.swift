@@ -46,6 +46,7 @@ public enum TypedStreamCommand {
             VerifyCommand.self,
             DetectCommand.self,
             CarveCommand.self,
+            SalvageCommand.self,
             HelpCommand.self,
         ]
     }

@@ -8,7 +8,8 @@ import ObjCTypeEncoding
 /// let again = try ArchiveWriter.write(archive)   // == bytes for every well-formed archive
 /// ```
 public enum ArchiveReader {
-    private enum Slot {
+    /// What an object-table slot holds while the graph is built.
+    enum Slot {
         case object(ArchivedObject)
         case `class`(ArchivedClass)
         case cString(ArchivedCString)
@@ -20,7 +21,7 @@ public enum ArchiveReader {
 
     /// A new class of the chain being read, made into an ``ArchivedClass`` when the chain ends
     /// and its superclass is known.
-    private struct PendingClass {
+    struct PendingClass {
         var name: ArraySlice<UInt8>
         var nameDecision: SharedStringDecision
         var version: Int64
@@ -31,7 +32,7 @@ public enum ArchiveReader {
     /// What is open, innermost last. Plain tags: what an open container holds lives in the
     /// builder's stacks beside them (an enum carrying an object would cost a reference count
     /// every time the top is looked at).
-    private enum Open {
+    enum Open {
         /// A group; its head is the last of ``Builder/groupHeads``.
         case group
         case array
@@ -68,8 +69,9 @@ public enum ArchiveReader {
     }
 
     /// Builds the graph from the token stream. An error stops it (the first is kept in
-    /// ``error``; the reader goes on, but its later tokens are ignored).
-    private struct Builder: CheckingTokenVisitor {
+    /// ``error``; the reader goes on, but its later tokens are ignored). What it has built by
+    /// then is what ``salvage(_:limits:)`` keeps.
+    struct Builder: CheckingTokenVisitor {
         static var wantsTypes: Bool { true }
         let bytes: [UInt8]
         var error: WireError?

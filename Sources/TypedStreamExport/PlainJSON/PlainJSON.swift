@@ -93,6 +93,9 @@ public enum PlainJSON {
         public var maximumNesting: Int
         /// The budget for repeated values.
         public var limits: OutputLimits
+        /// Values written after the archive's top-level values, at the end of `"values"` (a
+        /// tool's note, such as where a damaged archive was cut). Default empty.
+        public var trailingValues: [JSONValue] = []
 
         /// Creates options.
         public init(pretty: Bool = true, naturalValue: NaturalValue? = nil, recordForms: RecordForms = RecordForms(),

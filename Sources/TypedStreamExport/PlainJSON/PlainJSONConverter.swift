@@ -19,6 +19,7 @@ struct PlainJSONConverter: ~Copyable {
     private let maximumNesting: Int
     private let limits: OutputLimits
     private let budget: Int
+    private let trailingValues: [JSONValue]
 
     private var depth = 0
     private var tooDeep = false
@@ -47,6 +48,7 @@ struct PlainJSONConverter: ~Copyable {
         hook = PlainJSON.hook(options)
         maximumNesting = options.maximumNesting
         limits = options.limits
+        trailingValues = options.trailingValues
         budget = options.limits.repeatedBytes(forInputOf: context.index.bytes.count)
         out = PlainJSONWriter(pretty: options.pretty)
         let slots = context.index.slotCount
@@ -68,6 +70,7 @@ struct PlainJSONConverter: ~Copyable {
             try convertValues(of: top, group: group, writing: nil, sink: &sink)
             if sink.failed { return }
         }
+        for value in trailingValues { out.value(value, &sink) }
         out.end(&sink)
         out.end(&sink)
         out.finish(into: &sink)
