@@ -35,7 +35,7 @@ import Testing
         #expect(table.decision(for: a, recorded: .literal(length: .int16)) == .literal(length: .int16))
         table.record(a, .literal(length: .int16))
         #expect(table.firstSlot(sameAs: 1) == 0)
-        #expect(table.archiverDecision(for: a, holdingSlot: 1) == .reference(index: 0, width: .inline))
+        #expect(table.archiverDecision(forTextOf: 1) == .reference(index: 0, width: .inline))
         // A recorded reference to a slot of other text, or a width readers refuse, is not.
         #expect(table.decision(for: b, recorded: .reference(index: 0, width: .inline)) == .literal(length: .inline))
         #expect(table.decision(for: a, recorded: .reference(index: 1, width: .int64)) == .reference(index: 1, width: .inline))

@@ -231,12 +231,14 @@ public struct ArchiveWriter {
     }
 
     /// NeXT's `FloorOrZero`: the truncated value inside ±2 147 483 646, else 0.
-    private static func floorOrZero(_ x: Double) -> Int64 {
+    @usableFromInline
+    static func floorOrZero(_ x: Double) -> Int64 {
         guard x.isFinite, x < 2147483646, x >= -2147483646 else { return 0 }
         return Int64(x)
     }
 
     /// The form NSArchiver gives a `float`: integral when `(float)(int)x == x` in NeXT's window.
+    @inlinable
     public static func archiverForm(_ x: Float) -> RealForm {
         let n = floorOrZero(Double(x))
         return Float(n) == x ? .integral(.archiverChoice(for: n)) : .ieee
@@ -244,6 +246,7 @@ public struct ArchiveWriter {
 
     /// The form NSArchiver gives a `double`: Apple (system ≥ 1000) tests `(double)(int)x == x`;
     /// NeXT truncated through `float` first.
+    @inlinable
     public static func archiverForm(_ x: Double, systemVersion: Int64) -> RealForm {
         let n = systemVersion >= 1000 ? floorOrZero(x) : floorOrZero(Double(Float(x)))
         return Double(n) == x ? .integral(.archiverChoice(for: n)) : .ieee
@@ -257,6 +260,7 @@ public struct ArchiveWriter {
     /// `fallback` (NSArchiver's, ``archiverForm(_:)``) without a recorded form; IEEE when
     /// recorded so; integral when recorded so and the value is an integer, with the recorded
     /// width when it holds the value, else NSArchiver's.
+    @inlinable
     public static func followedForm(_ recorded: RealForm?, integral value: Int64?, fallback: RealForm) -> RealForm {
         guard let recorded else { return fallback }
         switch recorded {

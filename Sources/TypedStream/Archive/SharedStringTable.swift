@@ -12,13 +12,16 @@
 /// ```
 public struct SharedStringTable: Sendable {
     /// The text of each literal written so far, by shared-string slot.
-    public private(set) var texts: [ArraySlice<UInt8>] = []
+    public var texts: [ArraySlice<UInt8>] { storage }
+    /// ``texts``.
+    @usableFromInline var storage: [ArraySlice<UInt8>] = []
     /// The first slot of each text of ``texts``, for a lookup by content. Built only when such a
     /// lookup comes: a graph read by `ArchiveReader` and written with its recorded decisions
     /// never needs it, and hashing every text would be a tenth of a round trip of a message body.
     private var index: [ArraySlice<UInt8>: Int] = [:]
-    /// The first slot holding the text of each slot ``index`` has taken in.
-    private var firstOfSlot: [Int32] = []
+    /// The first slot holding the text of each slot, for the slots asked about so far (see
+    /// ``firstSlot(sameAs:)``).
+    @usableFromInline var firstOfSlot: [Int32] = []
     /// How many of ``texts`` ``index`` has taken in.
     private var indexed = 0
     /// Up to how many texts ``firstSlot(of:)`` searches instead of hashing.
@@ -28,64 +31,85 @@ public struct SharedStringTable: Sendable {
     public init() {}
 
     /// The number of slots taken.
-    public var count: Int { texts.count }
+    @inlinable
+    public var count: Int { storage.count }
 
     /// The first slot written with `text`, if any.
     public mutating func firstSlot(of text: ArraySlice<UInt8>) -> Int? {
         // A short table is searched: comparing a few texts costs less than hashing one (an
         // archive of one message body has about a dozen).
-        if texts.count <= Self.searchedTexts {
-            return texts.firstIndex(of: text)
+        if storage.count <= Self.searchedTexts {
+            return storage.firstIndex(of: text)
         }
         catchUp()
         return index[text]
     }
 
-    /// The first slot holding the same text as slot `slot` (a slot already taken): found
-    /// without hashing the text once ``index`` holds the slot.
+    /// The first slot holding the same text as slot `slot` (a slot already taken): each slot's
+    /// answer is found once, then read from ``firstOfSlot`` without comparing or hashing texts.
+    @inlinable
     public mutating func firstSlot(sameAs slot: Int) -> Int {
-        if texts.count <= Self.searchedTexts {
-            return texts.firstIndex(of: texts[slot]) ?? slot
+        if slot < firstOfSlot.count { return Int(firstOfSlot[slot]) }
+        return findFirstSlot(sameAs: slot)
+    }
+
+    /// ``firstSlot(sameAs:)`` for a slot not yet in ``firstOfSlot``: fills it up to there.
+    @usableFromInline
+    mutating func findFirstSlot(sameAs slot: Int) -> Int {
+        if storage.count <= Self.searchedTexts {
+            while firstOfSlot.count < storage.count {
+                let text = storage[firstOfSlot.count]
+                firstOfSlot.append(Int32(storage.firstIndex(of: text) ?? firstOfSlot.count))
+            }
+        } else {
+            catchUp()
         }
-        catchUp()
         return Int(firstOfSlot[slot])
     }
 
-    /// Brings ``index`` and ``firstOfSlot`` up to date with ``texts``.
+    /// Brings ``index`` (and ``firstOfSlot``) up to date with ``texts``.
     private mutating func catchUp() {
-        while indexed < texts.count {
-            let earlier = texts[indexed]
-            if let first = index[earlier] {
-                firstOfSlot.append(Int32(first))
-            } else {
-                index[earlier] = indexed
-                firstOfSlot.append(Int32(indexed))
-            }
+        while indexed < storage.count {
+            // One hash: the slot already filed for this text, or this slot, filed now.
+            let first = Self.value(&index[storage[indexed], default: indexed])
+            if indexed == firstOfSlot.count { firstOfSlot.append(Int32(first)) }
             indexed += 1
         }
     }
 
-    /// What `NSArchiver` writes for `text`: a reference to the first literal of the same text
-    /// (``firstSlot(sameAs:)`` of `slot` when the caller knows a slot holding it, as a reader
-    /// does for a reference), else a literal.
-    public mutating func archiverDecision(for text: ArraySlice<UInt8>, holdingSlot slot: Int? = nil) -> SharedStringDecision {
-        if let first = slot.map({ firstSlot(sameAs: $0) }) ?? firstSlot(of: text) {
+    @inline(__always)
+    private static func value(_ slot: inout Int) -> Int { slot }
+
+    /// What `NSArchiver` writes for `text`: a reference to the first literal of the same text,
+    /// else a literal.
+    @inlinable
+    public mutating func archiverDecision(for text: ArraySlice<UInt8>) -> SharedStringDecision {
+        if let first = firstSlot(of: text) {
             return .reference(index: first, width: .archiverChoice(forReferenceTo: first))
         }
         return .literal(length: .archiverChoice(for: Int64(text.count)))
     }
 
+    /// What `NSArchiver` writes where the text of slot `slot` (a slot already taken) comes
+    /// again: a reference to the first literal of that text. For a reader's reference, which
+    /// names its slot: no text is compared or hashed.
+    @inlinable
+    public mutating func archiverDecision(forTextOf slot: Int) -> SharedStringDecision {
+        let first = firstSlot(sameAs: slot)
+        return .reference(index: first, width: .archiverChoice(forReferenceTo: first))
+    }
+
     /// What the writer writes for `text` given the `recorded` decision, if any: a recorded
     /// literal (its length width when allowed and big enough, else NSArchiver's); a recorded
     /// reference to a slot holding the same text (its width when allowed and big enough, else
-    /// NSArchiver's); otherwise ``archiverDecision(for:holdingSlot:)``.
+    /// NSArchiver's); otherwise ``archiverDecision(for:)``.
     public mutating func decision(for text: ArraySlice<UInt8>, recorded: SharedStringDecision?) -> SharedStringDecision {
         if let recorded {
             switch recorded {
             case .literal(let length):
                 return .literal(length: IntegerPlace.counted.width(recorded: length, for: Int64(text.count)))
             case .reference(let slot, let width):
-                if slot >= 0, slot < texts.count, texts[slot] == text {
+                if slot >= 0, slot < storage.count, storage[slot] == text {
                     return .reference(index: slot, width: IntegerPlace.referenceWidth(recorded: width, slot: slot))
                 }
             }
@@ -94,7 +118,8 @@ public struct SharedStringTable: Sendable {
     }
 
     /// Takes `decision` for `text`: a literal takes the next slot.
+    @inlinable
     public mutating func record(_ text: ArraySlice<UInt8>, _ decision: SharedStringDecision) {
-        if case .literal = decision { texts.append(text) }
+        if case .literal = decision { storage.append(text) }
     }
 }

@@ -18,7 +18,7 @@ public enum IntegerPlace: Hashable, Sendable {
     case counted
 
     /// Whether readers accept `width` here.
-    @inline(__always)
+    @inlinable
     public func allows(_ width: IntegerWidth) -> Bool {
         switch self {
         case .short: width == .inline || width == .int16
@@ -29,7 +29,7 @@ public enum IntegerPlace: Hashable, Sendable {
 
     /// The width `NSArchiver` gives `value` here: ``IntegerWidth/archiverChoice(for:)``, except
     /// that a short −32768 goes out as int16.
-    @inline(__always)
+    @inlinable
     public func archiverChoice(for value: Int64) -> IntegerWidth {
         if self == .short, value == -32768 { return .int16 }
         return .archiverChoice(for: value)
@@ -37,7 +37,7 @@ public enum IntegerPlace: Hashable, Sendable {
 
     /// The width the writer follows for `value` here: `recorded` when there is one, it is
     /// allowed here and it can hold `value`; else ``archiverChoice(for:)``.
-    @inline(__always)
+    @inlinable
     public func width(recorded: IntegerWidth?, for value: Int64) -> IntegerWidth {
         if let recorded, allows(recorded), recorded.canHold(value) { return recorded }
         return archiverChoice(for: value)
@@ -45,7 +45,7 @@ public enum IntegerPlace: Hashable, Sendable {
 
     /// The width the writer follows for a reference label to object-table or shared-string
     /// slot `slot` (labels are `slot` + ``HeadByte/referenceBias``, in a counted place).
-    @inline(__always)
+    @inlinable
     public static func referenceWidth(recorded: IntegerWidth?, slot: Int) -> IntegerWidth {
         counted.width(recorded: recorded, for: Int64(slot) + HeadByte.referenceBias)
     }
@@ -53,7 +53,7 @@ public enum IntegerPlace: Hashable, Sendable {
 
 extension IntegerWidth {
     /// The label width `NSArchiver` uses for a reference to slot `slot`.
-    @inline(__always)
+    @inlinable
     public static func archiverChoice(forReferenceTo slot: Int) -> IntegerWidth {
         .archiverChoice(for: Int64(slot) + HeadByte.referenceBias)
     }

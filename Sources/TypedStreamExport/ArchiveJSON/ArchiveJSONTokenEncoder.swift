@@ -394,16 +394,20 @@ struct ArchiveJSONTokenEncoder: ~Copyable {
     }
 
     /// The shared-string decision of `token`'s text when it is not what the writer writes there
-    /// by default (``SharedStringTable/archiverDecision(for:holdingSlot:)``). Every token with a
+    /// by default (``SharedStringTable/archiverDecision(for:)``). Every token with a
     /// shared string comes here, in order, so the table's slots are the reader's.
     private mutating func sharedDecision(_ token: CompactToken) -> SharedStringDecision? {
-        let slot = token.textIndex
-        let text = bytes[token.payload]
-        let actual: SharedStringDecision = token.textIsReference
-            ? .reference(index: slot, width: token.textWidth)
-            : .literal(length: token.textWidth)
-        let fallback = sharedStrings.archiverDecision(for: text, holdingSlot: token.textIsReference ? slot : nil)
-        sharedStrings.record(text, actual)
+        let actual: SharedStringDecision
+        let fallback: SharedStringDecision
+        if token.textIsReference {
+            actual = .reference(index: token.textIndex, width: token.textWidth)
+            fallback = sharedStrings.archiverDecision(forTextOf: token.textIndex)
+        } else {
+            let text = bytes[token.payload]
+            actual = .literal(length: token.textWidth)
+            fallback = sharedStrings.archiverDecision(for: text)
+            sharedStrings.record(text, actual)
+        }
         return actual == fallback ? nil : actual
     }
 }
