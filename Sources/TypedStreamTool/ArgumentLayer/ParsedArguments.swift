@@ -42,6 +42,13 @@ public struct ParsedArguments: Sendable {
     /// The single value of the positional argument `name`, if given.
     public func value(_ name: String) -> Value<String>? { positionals[name]?.first }
 
+    /// The single value of the positional argument `name`; throws the parser's own
+    /// "missing argument <NAME>" usage error when it was not given.
+    public func requiredValue(_ name: String) throws(UsageError) -> Value<String> {
+        guard let value = value(name) else { throw UsageError("missing argument <\(name)>", position: .end) }
+        return value
+    }
+
     /// Whether the flag `--long` was given.
     public func flag(_ long: String) -> Bool { !(flagIndices[long] ?? []).isEmpty }
 

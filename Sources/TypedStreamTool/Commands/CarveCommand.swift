@@ -59,8 +59,7 @@ struct CarveCommand: Subcommand {
     let quiet: Bool
 
     init(_ arguments: ParsedArguments) throws(UsageError) {
-        guard let file = arguments.value("FILE") else { throw UsageError("missing argument <FILE>", position: .end) }
-        self.file = file
+        file = try arguments.requiredValue("FILE")
         output = arguments.option("output")
         maximumSize = arguments.option("max-size")
         quiet = arguments.flag("quiet")

@@ -30,8 +30,7 @@ struct DecodeCommand: Subcommand {
     let plain: Bool
 
     init(_ arguments: ParsedArguments) throws(UsageError) {
-        guard let file = arguments.value("FILE") else { throw UsageError("missing argument <FILE>", position: .end) }
-        self.file = file
+        file = try arguments.requiredValue("FILE")
         stats = arguments.flag("stats")
         json = arguments.flag("json")
         plain = arguments.flag("plain")

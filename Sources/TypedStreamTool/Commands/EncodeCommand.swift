@@ -20,8 +20,7 @@ struct EncodeCommand: Subcommand {
     let output: ParsedArguments.Value<String>?
 
     init(_ arguments: ParsedArguments) throws(UsageError) {
-        guard let file = arguments.value("FILE") else { throw UsageError("missing argument <FILE>", position: .end) }
-        self.file = file
+        file = try arguments.requiredValue("FILE")
         output = arguments.option("output")
     }
 

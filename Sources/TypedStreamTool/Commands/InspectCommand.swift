@@ -33,8 +33,7 @@ struct InspectCommand: Subcommand {
     let color: ParsedArguments.Value<String>?
 
     init(_ arguments: ParsedArguments) throws(UsageError) {
-        guard let file = arguments.value("FILE") else { throw UsageError("missing argument <FILE>", position: .end) }
-        self.file = file
+        file = try arguments.requiredValue("FILE")
         offset = arguments.option("offset")
         length = arguments.option("length")
         object = arguments.option("object")

@@ -49,8 +49,7 @@ struct ModelCommand: Subcommand {
     let arguments: ParsedArguments
 
     init(_ arguments: ParsedArguments) throws(UsageError) {
-        guard let verb = arguments.value("VERB") else { throw UsageError("missing argument <VERB>", position: .end) }
-        self.verb = verb
+        verb = try arguments.requiredValue("VERB")
         rest = arguments.values("ARGS")
         self.arguments = arguments
     }

@@ -26,8 +26,7 @@ struct TokensCommand: Subcommand {
     let byteLimit: ParsedArguments.Value<Int>?
 
     init(_ arguments: ParsedArguments) throws(UsageError) {
-        guard let file = arguments.value("FILE") else { throw UsageError("missing argument <FILE>", position: .end) }
-        self.file = file
+        file = try arguments.requiredValue("FILE")
         byteLimit = try arguments.option("bytes", as: Int.self)
     }
 

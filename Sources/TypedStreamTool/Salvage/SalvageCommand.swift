@@ -65,8 +65,7 @@ struct SalvageCommand: Subcommand {
     let plain: Bool
 
     init(_ arguments: ParsedArguments) throws(UsageError) {
-        guard let file = arguments.value("FILE") else { throw UsageError("missing argument <FILE>", position: .end) }
-        self.file = file
+        file = try arguments.requiredValue("FILE")
         output = arguments.option("output")
         report = arguments.option("report")
         reportFile = arguments.option("report-file")
