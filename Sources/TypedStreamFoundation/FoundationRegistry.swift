@@ -1,9 +1,14 @@
 import TypedStream
 
 extension ClassRegistry {
-    /// Every class codec this module ships: Foundation, AppKit and NeXTSTEP classes.
-    public static var foundation: ClassRegistry {
+    /// Every class codec this module ships: Foundation, AppKit and NeXTSTEP classes, and a
+    /// ``LaidOutObject`` for every other class the ``ClassLayouts`` catalogue describes.
+    public static var foundation: ClassRegistry { shippedCodecs }
+
+    /// Built once: the catalogue registers a few hundred names.
+    private static let shippedCodecs: ClassRegistry = {
         var registry = ClassRegistry()
+        registry.register(LaidOutObject.self, forClassNames: ClassLayouts.classNames)
         registry.register(PlainObject.self, forClassNames: ["NSObject", "Object"])
         registry.register(StringObject.self, forClassNames: ["NSString", "NSMutableString"])
         registry.register(ArrayObject.self, forClassNames: ["NSArray", "NSMutableArray"])
@@ -18,5 +23,5 @@ extension ClassRegistry {
         registry.register(AttributedStringObject.self, forClassNames: ["NSAttributedString", "NSMutableAttributedString"])
         registerAppKitAndNeXT(&registry)
         return registry
-    }
+    }()
 }

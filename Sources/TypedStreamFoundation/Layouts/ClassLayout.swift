@@ -1,0 +1,129 @@
+import TypedStream
+
+/// What one class writes in its part of an object, as a list of groups with a name for each
+/// value: the knowledge behind ``LaidOutObject``. A layout is a fact about the archives a class
+/// wrote (learnt from real files, headers of the era and public descriptions), not code that
+/// reads them: one matcher (``ClassLayouts/match(chain:groups:)``) reads every catalogued class.
+///
+/// An object's groups are its classes' parts in order, root class first (the `[super
+/// encodeWithCoder:]` rule), so a layout describes only what its own class adds:
+///
+/// ```swift
+/// ClassLayout("NSMenuItem", 671, [
+///     .one("@", "menu/NSMenu"),
+///     .one("i@@IIi@@@@:i@", "isDisabled", "title/NSTitle", …),
+///     .one("@", "target/NSTarget"),
+///     .optional("@", "submenu/NSSubmenu"),
+/// ])
+/// ```
+///
+/// A field is written `name` or `name/AppleKey`: the name a user reads in the tree and in
+/// plain JSON, then the key Apple's keyed archiver uses for the same value, when it has one
+/// (the keyed export uses it; see docs/keyed-mapping.md).
+public struct ClassLayout: Sendable {
+    /// The archived class name.
+    public let className: String
+    /// The class versions this layout describes.
+    public let versions: ClosedRange<Int64>
+    /// The groups the class writes, in order.
+    public let steps: [Step]
+
+    /// Creates a layout for the versions `versions` of `className`.
+    public init(_ className: String, versions: ClosedRange<Int64>, _ steps: [Step]) {
+        self.className = className
+        self.versions = versions
+        self.steps = steps
+    }
+
+    /// Creates a layout for one version of `className`.
+    public init(_ className: String, _ version: Int64, _ steps: [Step]) {
+        self.init(className, versions: version...version, steps)
+    }
+
+    /// One named value of a group.
+    public struct Field: Sendable, Hashable {
+        /// The name shown to users (`"title"`).
+        public let name: String
+        /// The key Apple's keyed archiver writes for this value (`"NSTitle"`), if it has one.
+        public let keyedName: String?
+
+        /// Parses `"name"` or `"name/AppleKey"`.
+        public init(_ spec: String) {
+            if let slash = spec.firstIndex(of: "/") {
+                name = String(spec[..<slash])
+                keyedName = String(spec[spec.index(after: slash)...])
+            } else {
+                name = spec
+                keyedName = nil
+            }
+        }
+    }
+
+    /// How many times a step's group occurs.
+    public enum Repetition: Sendable, Hashable {
+        /// Exactly once.
+        case once
+        /// Once if the next group has the step's type string, else not at all.
+        case optional
+        /// As many times as the integer field of that name, read earlier in the object, says.
+        case counted(by: String)
+        /// As many times as the next groups have the step's type string (zero or more).
+        case any
+    }
+
+    /// One group (or a run of groups) of the layout.
+    public struct Step: Sendable {
+        /// The group's type string (`"i@@"`).
+        public let typeString: String
+        /// One field per value of the type string.
+        public let fields: [Field]
+        /// How many times the group occurs.
+        public let repetition: Repetition
+
+        /// Creates a step; `fields` are `"name"` or `"name/AppleKey"`, one per value.
+        public init(_ typeString: String, _ fields: [String], _ repetition: Repetition) {
+            self.typeString = typeString
+            self.fields = fields.map(Field.init)
+            self.repetition = repetition
+        }
+
+        /// A group that is always there.
+        public static func one(_ typeString: String, _ fields: String...) -> Step {
+            Step(typeString, fields, .once)
+        }
+
+        /// A group that is there only when the next group has this type string.
+        public static func optional(_ typeString: String, _ fields: String...) -> Step {
+            Step(typeString, fields, .optional)
+        }
+
+        /// A group repeated as many times as the integer field `countField` says.
+        public static func counted(_ typeString: String, by countField: String, _ fields: String...) -> Step {
+            Step(typeString, fields, .counted(by: countField))
+        }
+
+        /// A group repeated as long as the next groups have this type string.
+        public static func any(_ typeString: String, _ fields: String...) -> Step {
+            Step(typeString, fields, .any)
+        }
+    }
+}
+
+/// Which class part and fields a matched layout gives each group of an object.
+public struct LayoutMatch: Sendable {
+    /// One entry per group of the object, in order.
+    public let groups: [GroupFields]
+
+    /// The fields of one group.
+    public struct GroupFields: Sendable {
+        /// The class whose part wrote the group.
+        public let className: String
+        /// One field per value of the group.
+        public let fields: [ClassLayout.Field]
+        /// The group's place in its run (0 for a group that occurs once; 0, 1, 2 … for a
+        /// counted or repeated step).
+        public let repeatIndex: Int
+        /// Whether the group comes from a counted or repeated step (its values form a list).
+        public let isRepeated: Bool
+    }
+}
