@@ -1,5 +1,6 @@
 import ObjCTypeEncoding
 import TypedStream
+import TypedStreamFoundation
 
 /// Writes an archive as an indented tree for people: one object per line with its class chain
 /// and versions, its values beneath it, references as `→ #n`.
@@ -68,17 +69,19 @@ public enum ArchiveTree {
 struct ArchiveTreeWriter {
     /// What the next value belongs to, innermost last.
     private enum Frame {
-        /// The top level or an object's groups: groups start at `depth`.
-        case groups(depth: Int)
+        /// The top level or an object's groups: groups start at `depth`. `object` is the
+        /// object's slot when its groups have field names (−1 otherwise), `nextGroup` the index
+        /// of its next group.
+        case groups(depth: Int, object: Int = -1, nextGroup: Int = 0)
         /// A group's values: one value written after the type (`single`), or each value on its
-        /// own line at `depth + 1`.
-        case group(depth: Int, single: Bool, prefix: Prefix, types: [ObjCType], next: Int)
+        /// own line at `depth + 1`; `names` are the values' field names, if known.
+        case group(depth: Int, single: Bool, prefix: Prefix, types: [ObjCType], next: Int, names: [ClassLayout.Field])
         /// An array's elements, at `depth`.
         case array(depth: Int, element: ObjCType?)
         /// A struct's fields, at `depth`; its closing brace one level out.
         case structure(depth: Int, fields: [ObjCType], next: Int)
         /// One value met at a reference (an object shown where it is first referred to).
-        case slot(depth: Int, prefix: Prefix, type: ObjCType?)
+        case slot(depth: Int, prefix: Prefix, type: ObjCType?, name: String?)
         /// The contents of an object not shown (past the depth limit, or shown already), until
         /// its end; `nested` counts the objects opened inside it.
         case skip(nested: Int)
@@ -118,6 +121,8 @@ struct ArchiveTreeWriter {
     private var chainTexts: [Int: [UInt8]] = [:]
     /// Shared strings used as long type strings that have been written out in full.
     private var typeStringsWritten: Set<Int> = []
+    /// The field names of the objects of catalogued classes (`nil` when the archive has none).
+    private let names: ArchiveLayoutNames?
 
     init(index: ArchiveIndex, options: ArchiveTree.Options) {
         self.index = index
@@ -125,6 +130,12 @@ struct ArchiveTreeWriter {
         self.options = options
         shown = Array(repeating: 0, count: (index.slotCount + 63) / 64)
         objectClasses = Array(repeating: -1, count: index.slotCount)
+        let catalogued = (0..<index.slotCount).contains { slot in
+            index.kind(ofSlot: slot) == .class && index.text(ofSlot: slot).map {
+                !ClassLayouts.layouts(forClassName: String(decoding: $0, as: UTF8.self)).isEmpty
+            } == true
+        }
+        names = catalogued ? ArchiveLayoutNames(index: index) : nil
     }
 
     mutating func run(_ out: inout OutputWriter) {
@@ -227,36 +238,42 @@ struct ArchiveTreeWriter {
             if case .slot = last { break }
             frames.removeLast()
         }
-        guard case .groups(let depth)? = frames.last else { return }
+        guard case .groups(let depth, let object, let nextGroup)? = frames.last else { return }
+        var fields: [ClassLayout.Field] = []
+        if object >= 0 {
+            frames[frames.count - 1] = .groups(depth: depth, object: object, nextGroup: nextGroup + 1)
+            if let match = names?.matches[object], nextGroup < match.groups.count { fields = match.groups[nextGroup].fields }
+        }
         let single = types.count == 1
         if !single {
             out.appendSpaces(2 * depth)
             writePrefix(prefix, &out)
             out.append(0x0A)
         }
-        frames.append(.group(depth: depth, single: single, prefix: prefix, types: types.map(\.unqualified), next: 0))
+        frames.append(.group(depth: depth, single: single, prefix: prefix, types: types.map(\.unqualified), next: 0, names: fields))
     }
 
-    /// The depth, prefix and type of the next value.
-    private mutating func takeSlot() -> (depth: Int, prefix: Prefix, type: ObjCType?) {
-        guard let top = frames.last else { return (0, .none, nil) }
+    /// The depth, prefix, type and field name of the next value.
+    private mutating func takeSlot() -> (depth: Int, prefix: Prefix, type: ObjCType?, name: String?) {
+        guard let top = frames.last else { return (0, .none, nil, nil) }
         switch top {
-        case .group(let depth, let single, let prefix, let types, let next):
-            frames[frames.count - 1] = .group(depth: depth, single: single, prefix: prefix, types: types, next: next + 1)
+        case .group(let depth, let single, let prefix, let types, let next, let names):
+            frames[frames.count - 1] = .group(depth: depth, single: single, prefix: prefix, types: types, next: next + 1, names: names)
             let type = next < types.count ? types[next] : nil
-            return single ? (depth, prefix, type) : (depth + 1, .none, type)
+            let name = next < names.count ? names[next].name : nil
+            return single ? (depth, prefix, type, name) : (depth + 1, .none, type, name)
         case .array(let depth, let element):
-            return (depth, .none, element)
+            return (depth, .none, element, nil)
         case .structure(let depth, let fields, let next):
             frames[frames.count - 1] = .structure(depth: depth, fields: fields, next: next + 1)
-            return (depth, .none, next < fields.count ? fields[next].unqualified : nil)
-        case .slot(let depth, let prefix, let type):
+            return (depth, .none, next < fields.count ? fields[next].unqualified : nil, nil)
+        case .slot(let depth, let prefix, let type, let name):
             frames[frames.count - 1] = .groups(depth: depth)
-            return (depth, prefix, type)
-        case .groups(let depth):
-            return (depth, .none, nil)
+            return (depth, prefix, type, name)
+        case .groups(let depth, _, _):
+            return (depth, .none, nil, nil)
         case .skip:
-            return (0, .none, nil)
+            return (0, .none, nil, nil)
         }
     }
 
@@ -268,14 +285,21 @@ struct ArchiveTreeWriter {
         }
     }
 
-    private mutating func lead(_ depth: Int, _ prefix: Prefix, _ out: inout OutputWriter) {
+    /// Starts a value's line: indentation, the group's type string (for a one-value group),
+    /// the value's field name (`title: `).
+    private mutating func lead(_ depth: Int, _ prefix: Prefix, _ name: String?, _ out: inout OutputWriter) {
         out.appendSpaces(2 * depth)
         switch prefix {
-        case .none: return
-        case .untyped: out.append("(untyped)")
-        case .typeString(let index, let text): writeTypeString(index, text, &out)
+        case .none: break
+        case .untyped: out.append("(untyped) ")
+        case .typeString(let index, let text):
+            writeTypeString(index, text, &out)
+            out.append(0x20)
         }
-        out.append(0x20)
+        if let name {
+            out.append(name)
+            out.append(": ")
+        }
     }
 
     /// `"{?=ffff}"`, or for a long type string written out before, its start and its size.
@@ -299,19 +323,19 @@ struct ArchiveTreeWriter {
     // MARK: - Values
 
     private mutating func value(_ token: CompactToken, _ out: inout OutputWriter) {
-        let (depth, prefix, type) = takeSlot()
+        let (depth, prefix, type, name) = takeSlot()
         if token.code == .object, token.form == .new {
-            return newObject(token, depth: depth, prefix: prefix, &out)
+            return newObject(token, depth: depth, prefix: prefix, name: name, &out)
         }
         if token.code == .object, token.form == .reference, index.kind(ofSlot: token.slot) == .object, !isShown(token.slot) {
             // First met here: its definition was inside an object not shown. Show it now, read
             // again from the index.
-            frames.append(.slot(depth: depth, prefix: prefix, type: type))
+            frames.append(.slot(depth: depth, prefix: prefix, type: type, name: name))
             readerFrameCounts.append(frames.count - 1)
             readers.append(index.tokens(ofObject: token.slot))
             return
         }
-        lead(depth, prefix, &out)
+        lead(depth, prefix, name, &out)
         switch token.code {
         case .integer:
             out.append(ArchiveTree.integerText(token.value, type))
@@ -398,10 +422,10 @@ struct ArchiveTreeWriter {
         out.append(0x0A)
     }
 
-    private mutating func newObject(_ token: CompactToken, depth: Int, prefix: Prefix, _ out: inout OutputWriter) {
+    private mutating func newObject(_ token: CompactToken, depth: Int, prefix: Prefix, name: String?, _ out: inout OutputWriter) {
         readChain()
         let n = token.slot
-        lead(depth, prefix, &out)
+        lead(depth, prefix, name, &out)
         if isShown(n) {
             out.append("→ #")
             out.appendDecimal(n)
@@ -423,7 +447,7 @@ struct ArchiveTreeWriter {
         }
         writeChain(classSlot(ofObject: n), &out)
         out.append(0x0A)
-        frames.append(.groups(depth: depth + 1))
+        frames.append(.groups(depth: depth + 1, object: names?.matches[n] == nil ? -1 : n))
     }
 
     /// Reads the rest of a class chain whose first link (new) was just read.

@@ -165,6 +165,21 @@ public struct ArchiveIndex: Sendable {
         return names
     }
 
+    /// The class chain of the object in `slot` as links (name and version), its own class
+    /// first; stops at a class met twice.
+    public func classLinks(ofObject slot: Int) -> [ArchiveClassLink] {
+        var links: [ArchiveClassLink] = []
+        var seen: Set<Int> = []
+        var current = classSlot(ofObject: slot)
+        while let c = current, seen.insert(c).inserted, let name = text(ofSlot: c) {
+            var part = partReader(at: start(ofSlot: c), nextSlot: c)
+            guard let link = try? part.readClassLink(), link.form == .new else { break }
+            links.append(ArchiveClassLink(String(decoding: name, as: UTF8.self), version: link.value))
+            current = superclassSlot(ofClass: c)
+        }
+        return links
+    }
+
     /// The number of entries in the shared-string table (literal shared strings).
     public var sharedStringCount: Int { reader.sharedStringRanges.count }
 

@@ -15,6 +15,7 @@ extension KeyedArchiveDecoder {
             return remember(uid, ClassReference(try archivedClass(value)))
         }
         guard case .array(let groups)? = value["TSGroups"] else {
+            if let object = try laidOutObject(uid, value, names: names) { return object }
             if let form = options.recordForms.form(forClassName: names[0]),
                let object = try form.decodeKeyed(KeyedRecordDecoder(decoder: self, uid: uid, entry: value, classNames: names)) {
                 return remember(uid, object)

@@ -48,6 +48,9 @@ public enum FoundationPlainJSON {
 
     /// The natural value of `object` from its codec's typed decoding.
     private static func typed(_ object: PlainJSONObject, _ context: PlainJSONContext, registry: ClassRegistry) -> PlainJSON.Natural? {
+        // A catalogued class has no natural value: its named fields are written (without
+        // decoding the objects it holds first).
+        if registry.type(forClassName: object.className) == LaidOutObject.self { return nil }
         guard let typed = context.typedObject(object, registry: registry), !(typed is GenericObject) else { return nil }
         let value = naturalValue(of: typed)
         if case .object = value { return nil }

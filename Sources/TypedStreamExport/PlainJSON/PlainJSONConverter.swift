@@ -1,5 +1,6 @@
 import ObjCTypeEncoding
 import TypedStream
+import TypedStreamFoundation
 
 /// Writes plain JSON: walks the archive's values as ``PlainJSON`` describes, object by object,
 /// each read again from the bytes when it is reached (``PlainJSONObject``), and writes through a
@@ -343,9 +344,13 @@ struct PlainJSONConverter: ~Copyable {
         out.end(&sink)
     }
 
-    /// `{"$class": name, "$id": n, "contents": [every value of every group]}`.
+    /// `{"$class": name, "$id": n, "contents": [every value of every group]}`, or for an object
+    /// whose groups a class layout names, `{"$class": name, "$id": n, field: value, …}`.
     private mutating func writeGeneric(_ object: PlainJSONObject, sink: inout OutputWriter) throws(ArchiveJSONError) {
         ids[object.slot] = 1
+        if let match = object.layoutMatch(chain: index.classLinks(ofObject: object.slot)) {
+            return try writeNamed(object, match, sink: &sink)
+        }
         out.beginObject(memberCount: 3, &sink)
         out.key("$class")
         writeText(&sink, object.classNameBytes)
@@ -357,6 +362,33 @@ struct PlainJSONConverter: ~Copyable {
             try convertValues(of: object, group: group, writing: nil, sink: &sink)
         }
         out.end(&sink)
+        out.end(&sink)
+    }
+
+    /// `{"$class": name, "$id": n, field: value, …}`: each field under its name (a name met
+    /// again in the chain as `Class.name`); the fields of a repeated group as arrays, one
+    /// element per repetition.
+    private mutating func writeNamed(_ object: PlainJSONObject, _ match: LayoutMatch, sink: inout OutputWriter) throws(ArchiveJSONError) {
+        let entries = match.entries(keyed: false)
+        out.beginObject(memberCount: 2 + entries.count, &sink)
+        out.key("$class")
+        writeText(&sink, object.classNameBytes)
+        out.key("$id")
+        out.integer(Int64(object.slot))
+        for entry in entries {
+            out.key(entry.key)
+            if entry.isList { out.beginArray(&sink) }
+            for g in entry.groups {
+                let types = object.groups[g].types
+                guard entry.valueIndex < types.count, var item = object.itemIndex(group: g, value: entry.valueIndex) else {
+                    if !entry.isList { out.null() }
+                    continue
+                }
+                try convertValue(object, at: &item, type: types[entry.valueIndex].unqualified, sink: &sink)
+                out.drainIfLarge(into: &sink)
+            }
+            if entry.isList { out.end(&sink) }
+        }
         out.end(&sink)
     }
 

@@ -1,5 +1,6 @@
 import ObjCTypeEncoding
 import TypedStream
+import TypedStreamFoundation
 
 /// One object of an archive as plain JSON sees it: its class and the values of its groups,
 /// with the objects it holds named by their object-table number, not opened.
@@ -198,4 +199,46 @@ extension PlainJSONObject {
                                    groups: copy.groups, items: copy.items)
         }
     }
+}
+
+extension PlainJSONObject {
+    /// Where value `value` of group `group` starts in ``items``; `nil` when there is no such
+    /// value. (A value is one item, or an array's or struct's items up to its end marker.)
+    func itemIndex(group: Int, value: Int) -> Int? {
+        guard group >= 0, group < groups.count else { return nil }
+        var nesting = 0
+        var seen = 0
+        let range = groups[group].items
+        for index in range {
+            let code = items[index].code
+            if code == .arrayEnd || code == .structEnd {
+                nesting -= 1
+                continue
+            }
+            if nesting == 0 {
+                if seen == value { return index }
+                seen += 1
+            }
+            if code == .arrayStart || code == .structStart { nesting += 1 }
+        }
+        return nil
+    }
+
+    /// The integer or byte that is value `value` of group `group`; `nil` for another kind of
+    /// value or no such value.
+    func integer(group: Int, value: Int) -> Int64? {
+        guard let index = itemIndex(group: group, value: value) else { return nil }
+        let item = items[index]
+        return item.code == .integer || item.code == .byte ? item.value : nil
+    }
+
+    /// The field names ``ClassLayouts`` gives its groups, for its class chain `chain`; `nil`
+    /// when its class is not catalogued or its groups match no layout.
+    func layoutMatch(chain: [ArchiveClassLink]) -> LayoutMatch? {
+        guard let name = chain.first?.name, !ClassLayouts.layouts(forClassName: name).isEmpty else { return nil }
+        return ClassLayouts.match(chain: chain, groupCount: groups.count,
+                                  typeString: { groups[$0].typeString ?? nil },
+                                  integer: { integer(group: $0, value: $1) })
+    }
+
 }

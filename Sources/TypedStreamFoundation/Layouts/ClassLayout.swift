@@ -127,3 +127,59 @@ public struct LayoutMatch: Sendable {
         public let isRepeated: Bool
     }
 }
+
+extension LayoutMatch {
+    /// One field of a matched object as outputs write it: under one key, the value of one
+    /// group, or for a repeated step the values of all its groups as a list.
+    public struct Entry: Sendable {
+        /// The key: the field's name (or its Apple keyed name), as `Class.key` when an earlier
+        /// field of the object has the same key.
+        public let key: String
+        /// The field.
+        public let field: ClassLayout.Field
+        /// The groups holding its values: one, or a repeated step's run.
+        public let groups: Range<Int>
+        /// The value's place in each of those groups.
+        public let valueIndex: Int
+        /// Whether the field is a list (its step repeats), even of one or no element.
+        public let isList: Bool
+    }
+
+    /// The object's fields in order, keyed by name, or by Apple's keyed name where the layout
+    /// gives one when `keyed` is true.
+    public func entries(keyed: Bool) -> [Entry] {
+        var out: [Entry] = []
+        var keys = FieldKeys()
+        var group = 0
+        while group < groups.count {
+            let fields = groups[group]
+            var end = group + 1
+            if fields.isRepeated {
+                while end < groups.count, groups[end].isRepeated, groups[end].repeatIndex > 0 { end += 1 }
+            }
+            for (index, field) in fields.fields.enumerated() {
+                out.append(Entry(key: keys.take(field, of: fields.className, keyed: keyed), field: field,
+                                 groups: group..<end, valueIndex: index, isList: fields.isRepeated))
+            }
+            group = end
+        }
+        return out
+    }
+}
+
+/// The keys given to an object's fields so far: a key met again becomes `Class.key`. The
+/// outputs and the keyed import give keys in the same order, so they agree.
+public struct FieldKeys: Sendable {
+    private var used: Set<String> = []
+
+    /// No keys yet.
+    public init() {}
+
+    /// The key for `field` of class `className`'s part (its keyed name when `keyed` and it has one).
+    public mutating func take(_ field: ClassLayout.Field, of className: String, keyed: Bool) -> String {
+        let base = keyed ? field.keyedName ?? field.name : field.name
+        let key = used.insert(base).inserted ? base : "\(className).\(base)"
+        used.insert(key)
+        return key
+    }
+}

@@ -1,0 +1,91 @@
+import TypedStream
+import TypedStreamFoundation
+
+// Objects of classes the ClassLayouts catalogue describes: each field under Apple's keyed name
+// where the layout gives one, else under its own name (docs/keyed-mapping.md), and back.
+
+extension LaidOutObject: KeyedArchiveRepresentable {
+    /// Each field under its key (``LayoutMatch/entries(keyed:)``; a repeated step's field as
+    /// an array), and `TSClassVersions` (one per `$classes` entry), from which the import finds
+    /// the layouts again.
+    public func encodeKeyed(with encoder: KeyedArchiveEncoder) throws(KeyedArchiveError) {
+        encoder.encode(.array(archiveClassChain.map { .integer($0.version) }), forKey: "TSClassVersions")
+        let groups = contents.groups
+        for entry in layout.entries(keyed: true) {
+            var values: [PlistValue] = []
+            for g in entry.groups where entry.valueIndex < groups[g].valueCount {
+                let type = entry.valueIndex < groups[g].types.count ? groups[g].types[entry.valueIndex] : nil
+                values.append(try KeyedGroupValues.plist(groups[g].value(at: entry.valueIndex), type: type,
+                                                         encoder: encoder, objects: contents.objects))
+            }
+            encoder.encode(entry.isList ? .array(values) : values.first ?? .uid(0), forKey: entry.key)
+        }
+    }
+}
+
+extension KeyedArchiveDecoder {
+    /// The object for a keyed object of a catalogued class written by the export above
+    /// (`TSClassVersions` and the fields' keys): its groups rebuilt from the layouts of its
+    /// chain. `nil` when its class is not catalogued; throws `badObject` when no layout's keys
+    /// are all there.
+    func laidOutObject(_ uid: UInt32, _ value: PlistValue, names: [String]) throws(KeyedArchiveError) -> AnyObject? {
+        guard let name = names.first, !ClassLayouts.layouts(forClassName: name).isEmpty,
+              case .array(let versionList)? = value["TSClassVersions"], versionList.count == names.count else { return nil }
+        var chain: [ArchiveClassLink] = []
+        for (name, version) in zip(names, versionList) {
+            guard case .integer(let v) = version else { return nil }
+            chain.append(ArchiveClassLink(name, version: v))
+        }
+        let object = remember(uid, GenericObject())
+        object.archiveClassChain = chain
+        var keys = FieldKeys()
+        for link in chain.reversed() {
+            let candidates = ClassLayouts.layouts(forClassName: link.name).filter { $0.versions.contains(link.version) }
+            guard let layout = candidates.first(where: { Self.hasKeys(of: $0, in: value, keys: keys) }) else {
+                throw KeyedArchiveError(.badObject, "\(link.name) v\(link.version): the keys of no known layout are all there")
+            }
+            for step in layout.steps {
+                var stepKeys = keys
+                let fieldKeys = step.fields.map { stepKeys.take($0, of: layout.className, keyed: true) }
+                let lists: [[PlistValue]]
+                switch step.repetition {
+                case .once:
+                    lists = fieldKeys.map { [value[$0] ?? .uid(0)] }
+                case .optional:
+                    guard let first = fieldKeys.first, value[first] != nil else { continue }
+                    lists = fieldKeys.map { [value[$0] ?? .uid(0)] }
+                case .counted, .any:
+                    guard let first = fieldKeys.first, value[first] != nil else { continue }
+                    lists = try fieldKeys.map { (key) throws(KeyedArchiveError) -> [PlistValue] in
+                        guard case .array(let list)? = value[key] else {
+                            throw KeyedArchiveError(.badObject, "\(link.name): '\(key)' is not an array")
+                        }
+                        return list
+                    }
+                }
+                keys = stepKeys
+                let count = lists.first?.count ?? 0
+                guard lists.allSatisfy({ $0.count == count }) else {
+                    throw KeyedArchiveError(.badObject, "\(link.name): the arrays of '\(fieldKeys.joined(separator: "', '"))' differ in length")
+                }
+                for repetition in 0..<count {
+                    let plists = lists.map { $0[repetition] }
+                    let converted = try KeyedGroupImport.archivedValues(plists, typeString: step.typeString, decoder: self)
+                    object.groups.append(ArchivedGroup(typeString: ArraySlice(step.typeString.utf8), types: converted.types, values: converted.values))
+                    object.objects.merge(converted.objects) { a, _ in a }
+                }
+            }
+        }
+        return object
+    }
+
+    /// Whether every field of `layout` that is always written has its key in `value`.
+    private static func hasKeys(of layout: ClassLayout, in value: PlistValue, keys: FieldKeys) -> Bool {
+        var keys = keys
+        for step in layout.steps {
+            let fieldKeys = step.fields.map { keys.take($0, of: layout.className, keyed: true) }
+            if step.repetition == .once, !fieldKeys.allSatisfy({ value[$0] != nil }) { return false }
+        }
+        return true
+    }
+}
