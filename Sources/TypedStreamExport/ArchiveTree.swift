@@ -1,5 +1,6 @@
 import ObjCTypeEncoding
 import TypedStream
+import TypedStreamFoundation
 
 /// Writes an archive as an indented tree for people: one object per line with its class chain
 /// and versions, its values beneath it, references as `→ #n`.
@@ -11,6 +12,10 @@ import TypedStream
 ///     "+" "first"
 ///   "@" → #3 NSString
 /// ```
+///
+/// Fonts, colours and RTF bytes also get a readable form (``ReadableValues``): `= NSFont
+/// "LucidaGrande" 13` after the object's class chain, a line `RTF text: "…"` beneath RTF bytes,
+/// and a colour list's names and colours after the tree.
 ///
 /// Object numbers are the object-table slots of the archive (what references use), so they
 /// match `typedstream tokens` and `inspect`.
@@ -50,6 +55,15 @@ public enum ArchiveTree {
     public static func write(_ index: ArchiveIndex, options: Options = Options(), to out: inout OutputWriter) {
         var writer = ArchiveTreeWriter(index: index, options: options)
         writer.run(&out)
+        if !out.failed, let list = ReadableValues.colorList(index) { writeColorList(list, to: &out) }
+    }
+
+    /// `colour list: 2 colours` and one line per entry: `  "Red" NSColor calibratedRGB 1 0 0 1`.
+    static func writeColorList(_ list: ColorListDocument, to out: inout OutputWriter) {
+        out.append("colour list: \(list.entries.count) colour\(list.entries.count == 1 ? "" : "s")\n")
+        for entry in list.entries {
+            out.append("  \(ReadableValues.quoted(entry.name)) NSColor \(ReadableValues.colorText(entry.color))\n")
+        }
     }
 
     /// The integer as its type reads it: unsigned types reinterpret the sign-extended value.
@@ -118,6 +132,8 @@ struct ArchiveTreeWriter {
     private var chainTexts: [Int: [UInt8]] = [:]
     /// Shared strings used as long type strings that have been written out in full.
     private var typeStringsWritten: Set<Int> = []
+    /// Decodes the objects that get a readable form; made at the first one.
+    private var readableContext: PlainJSONContext?
 
     init(index: ArchiveIndex, options: ArchiveTree.Options) {
         self.index = index
@@ -342,6 +358,12 @@ struct ArchiveTreeWriter {
             }
             if payload.count > 16 { out.append(" …") }
             out.append(">")
+            if let text = ReadableValues.rtfText(payload) {
+                out.append(0x0A)
+                out.appendSpaces(2 * (depth + 1))
+                out.append("RTF text: ")
+                preview(ArraySlice(text.utf8), limit: 8 * options.previewLength, &out)
+            }
         case .unsharedString, .sharedString:
             if token.form == .null { out.append("NULL") } else { preview(bytes[token.payload], &out) }
         case .cString:
@@ -422,6 +444,7 @@ struct ArchiveTreeWriter {
             return
         }
         writeChain(classSlot(ofObject: n), &out)
+        writeReadable(n, &out)
         out.append(0x0A)
         frames.append(.groups(depth: depth + 1))
     }
@@ -432,6 +455,17 @@ struct ArchiveTreeWriter {
             noteClassLink(link)
             if link.code != .classLink || link.form != .new { break }
         }
+    }
+
+    /// ` = NSFont "Helvetica" 12` for a font or colour (``ReadableValues``).
+    private mutating func writeReadable(_ slot: Int, _ out: inout OutputWriter) {
+        let name = className(ofObject: slot)
+        guard name.count <= 7, ReadableValues.classNames.contains(String(decoding: name, as: UTF8.self)) else { return }
+        if readableContext == nil { readableContext = PlainJSONContext(index: index) }
+        guard let context = readableContext, let object = context.object(slot),
+              let typed = context.typedObject(object, registry: .foundation), let text = ReadableValues.text(typed) else { return }
+        out.append(" = ")
+        out.append(text)
     }
 
     // MARK: - Classes

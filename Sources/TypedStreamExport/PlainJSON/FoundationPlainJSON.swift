@@ -6,7 +6,8 @@ import TypedStreamFoundation
 /// `NSNumber` a number, `NSArray`/`NSSet` arrays, an `NSDictionary` with string keys an object
 /// (otherwise an array of `[key, value]` pairs), `NSNull` null, `NSData` `{"$data": base64}`,
 /// `NSDate` an ISO 8601 string, `NSURL` its absolute string, attributed strings
-/// `{"string", "runs": [{"location", "length", "attributes"}]}`, geometry `{"x", "y", …}`.
+/// `{"string", "runs": [{"location", "length", "attributes"}]}`, geometry `{"x", "y", …}`,
+/// fonts and colours their ``ReadableValues`` (`{"$class": "NSColor", "colorSpace": …}`).
 /// Every other class keeps the generic `{"$class", "$id", "contents"}` form.
 ///
 /// Strings, arrays and dictionaries are written from their groups as they are converted;
@@ -24,7 +25,17 @@ public enum FoundationPlainJSON {
     /// The plain JSON bytes of the archive `bytes` with natural Foundation values. Throws as
     /// ``PlainJSON/encode(_:options:)-([UInt8],_)``.
     public static func encode(_ bytes: [UInt8], pretty: Bool = true) throws -> [UInt8] {
-        try PlainJSON.encode(bytes, options: options(pretty: pretty))
+        var options = options(pretty: pretty)
+        if let index = try? ArchiveIndex(bytes: bytes) { options.documentMembers = documentMembers(index) }
+        return try PlainJSON.encode(bytes, options: options)
+    }
+
+    /// The document members that describe the archive as a whole: `"colorList"`, a list of
+    /// `{"name", "color"}`, when the archive is a colour list (``ReadableValues/colorList(_:)``);
+    /// else none.
+    public static func documentMembers(_ index: ArchiveIndex) -> [JSONMember] {
+        guard let list = ReadableValues.colorList(index) else { return [] }
+        return [JSONMember("colorList", ReadableValues.json(list))]
     }
 
     /// The natural value of `object` for Foundation's classes, `nil` for the generic form.
@@ -49,6 +60,7 @@ public enum FoundationPlainJSON {
     /// The natural value of `object` from its codec's typed decoding.
     private static func typed(_ object: PlainJSONObject, _ context: PlainJSONContext, registry: ClassRegistry) -> PlainJSON.Natural? {
         guard let typed = context.typedObject(object, registry: registry), !(typed is GenericObject) else { return nil }
+        if let readable = ReadableValues.json(typed) { return .json(readable) }
         let value = naturalValue(of: typed)
         if case .object = value { return nil }
         return .json(json(value))
@@ -79,7 +91,10 @@ public enum FoundationPlainJSON {
     public static func json(_ value: NaturalValue) -> JSONValue {
         switch value {
         case .string(let s): return .string(s)
-        case .data(let d): return .object([JSONMember("$data", .string(ByteText.base64(ArraySlice(d))))])
+        case .data(let d):
+            var members = [JSONMember("$data", .string(ByteText.base64(ArraySlice(d))))]
+            if let text = ReadableValues.rtfText(ArraySlice(d)) { members.append(JSONMember("$rtfText", .string(text))) }
+            return .object(members)
         case .date(let date):
             // To the precision stored; a date no four-digit year can write stays a number.
             let seconds = date.timeIntervalSinceReferenceDate

@@ -20,6 +20,7 @@ struct PlainJSONConverter: ~Copyable {
     private let limits: OutputLimits
     private let budget: Int
     private let trailingValues: [JSONValue]
+    private let documentMembers: [JSONMember]
 
     private var depth = 0
     private var tooDeep = false
@@ -49,6 +50,7 @@ struct PlainJSONConverter: ~Copyable {
         maximumNesting = options.maximumNesting
         limits = options.limits
         trailingValues = options.trailingValues
+        documentMembers = options.documentMembers
         budget = options.limits.repeatedBytes(forInputOf: context.index.bytes.count)
         out = PlainJSONWriter(pretty: options.pretty)
         let slots = context.index.slotCount
@@ -61,7 +63,7 @@ struct PlainJSONConverter: ~Copyable {
     /// The document: `{"systemVersion": n, "values": [the top-level values]}`.
     mutating func run(_ sink: inout OutputWriter) throws(ArchiveJSONError) {
         let top = context.topLevel
-        out.beginObject(memberCount: 2, &sink)
+        out.beginObject(memberCount: 2 + documentMembers.count, &sink)
         out.key("systemVersion")
         out.integer(index.header.systemVersion.value)
         out.key("values")
@@ -72,6 +74,10 @@ struct PlainJSONConverter: ~Copyable {
         }
         for value in trailingValues { out.value(value, &sink) }
         out.end(&sink)
+        for member in documentMembers {
+            out.key(member.key)
+            out.value(member.value, &sink)
+        }
         out.end(&sink)
         out.finish(into: &sink)
         if tooDeep {
@@ -225,10 +231,16 @@ struct PlainJSONConverter: ~Copyable {
         if ByteText.isValidUTF8(text) { out.string(utf8: text) } else { writeData(text, &sink) }
     }
 
+    /// `{"$data": base64}`, with `"$rtfText"` (``ReadableValues/rtfText(_:)``) for RTF bytes.
     private mutating func writeData(_ data: ArraySlice<UInt8>, _ sink: inout OutputWriter) {
-        out.beginObject(memberCount: 1, &sink)
+        let rtf = ReadableValues.rtfText(data)
+        out.beginObject(memberCount: rtf == nil ? 1 : 2, &sink)
         out.key("$data")
         out.string(ByteText.base64(data))
+        if let rtf {
+            out.key("$rtfText")
+            out.string(rtf)
+        }
         out.end(&sink)
     }
 

@@ -56,7 +56,9 @@ struct DecodeCommand: Subcommand {
                 if json {
                     try ArchiveJSON.write(index, to: &out)
                 } else if plain {
-                    try PlainJSON.write(index, options: ToolRecordForms.plainJSONOptions, to: &out)
+                    var options = ToolRecordForms.plainJSONOptions
+                    options.documentMembers = FoundationPlainJSON.documentMembers(index)
+                    try PlainJSON.write(index, options: options, to: &out)
                 } else {
                     ArchiveTree.write(index, to: &out)
                 }
