@@ -50,6 +50,16 @@ public enum FoundationPlainJSON {
             return .dictionary(fromGroup: 1)
         case "NSNull":
             return .null
+        case "NSData", "NSMutableData":
+            // The bytes group itself, written as bytes are everywhere ({"$data"} with the readable
+            // members and, with --deep, the nested archive); other shapes take the codec's way.
+            let groups = object.groups
+            if groups.count == 2, groups[1].valueCount == 1, let type = groups[1].typeString,
+               type.first == UInt8(ascii: "["), type.last == UInt8(ascii: "]"),
+               context.chainVersionsAreZero(object, for: ["NSData", "NSMutableData"]) {
+                return .value(group: 1, index: 0)
+            }
+            return typed(object, context, registry: registry)
         case "NSNumber" where registry.type(forClassName: "NSNumber") == NumberObject.self:
             return number(object, context) ?? typed(object, context, registry: registry)
         default:

@@ -21,6 +21,7 @@ struct PlainJSONConverter: ~Copyable {
     private let budget: Int
     private let trailingValues: [JSONValue]
     private let documentMembers: [JSONMember]
+    private let options: PlainJSON.Options
 
     private var depth = 0
     private var tooDeep = false
@@ -51,6 +52,7 @@ struct PlainJSONConverter: ~Copyable {
         limits = options.limits
         trailingValues = options.trailingValues
         documentMembers = options.documentMembers
+        self.options = options
         budget = options.limits.repeatedBytes(forInputOf: context.index.bytes.count)
         out = PlainJSONWriter(pretty: options.pretty)
         let slots = context.index.slotCount
@@ -234,14 +236,47 @@ struct PlainJSONConverter: ~Copyable {
     /// `{"$data": base64}`, with `"$rtfText"` (``ReadableValues/rtfText(_:)``) for RTF bytes.
     private mutating func writeData(_ data: ArraySlice<UInt8>, _ sink: inout OutputWriter) {
         let rtf = ReadableValues.rtfText(data)
-        out.beginObject(memberCount: rtf == nil ? 1 : 2, &sink)
+        let nested = nestedArchive(data)
+        out.beginObject(memberCount: 1 + (rtf == nil ? 0 : 1) + (nested == nil ? 0 : 1), &sink)
         out.key("$data")
         out.string(ByteText.base64(data))
         if let rtf {
             out.key("$rtfText")
             out.string(rtf)
         }
+        if let nested {
+            out.key(nested.key)
+            out.value(nested.value, &sink)
+        }
         out.end(&sink)
+    }
+
+    /// With ``PlainJSON/Options/nestedArchives``: `"$archive"` and the plain JSON document of
+    /// the typedstream `data` holds, or `"$archiveError"` and why it is not decoded.
+    private func nestedArchive(_ data: ArraySlice<UInt8>) -> JSONMember? {
+        guard let budget = options.nestedArchives else { return nil }
+        switch budget.read(data, depth: options.nestingDepth + 1) {
+        case .notAnArchive:
+            return nil
+        case .refused(let reason):
+            return JSONMember("$archiveError", .string(reason))
+        case .archive(let index):
+            var inner = options
+            inner.nestingDepth += 1
+            inner.pretty = false
+            inner.trailingValues = []
+            inner.documentMembers = []
+            let capture = CapturedOutput()
+            var writer = OutputWriter(sink: capture)
+            // Bounded: each nested document is one level deeper, and NestedArchives stops at its maximum.
+            do {
+                try PlainJSON.write(index, options: inner, to: &writer)
+                writer.flush()
+                return JSONMember("$archive", try JSONValue.parse(capture.bytes))
+            } catch {
+                return JSONMember("$archiveError", .string("\(error)"))
+            }
+        }
     }
 
     private mutating func writeClassObject(_ slot: Int, _ sink: inout OutputWriter) {
