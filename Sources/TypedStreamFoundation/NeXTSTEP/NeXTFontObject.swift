@@ -5,13 +5,14 @@ import TypedStream
 /// ```text
 /// version 2 (NeXTSTEP 2 and 3):  "%fss"   name (an atom), point size, style, flags
 /// version 0 (NeXTSTEP 1):        "*fss"   name (a C string), point size, style, flags
-///                                "[6f]"   the font matrix (a, b, c, d, tx, ty)
+///                                "[6f]"   the font matrix (a, b, c, d, tx, ty), when there is one
 /// ```
 ///
 /// `style` and `flags` are the `short`s the class archives after the size; every archive seen
 /// has style 0, and flags such as 2, 0x4000, 0x8002 and 0x8802 (the bits of NeXT's private font
-/// flags, which are not documented; kept as read). A version 0 font of the corpus holds the
-/// flipped matrix `1 0 0 -1 0 0`. Other versions throw `unsupportedVersion` and stay generic.
+/// flags, which are not documented; kept as read). Version 0 fonts are seen with the flipped
+/// matrix `1 0 0 -1 0 0` and without a matrix group (the object ends after `"*fss"`); which of
+/// the two a font had is kept. Other versions throw `unsupportedVersion` and stay generic.
 ///
 /// The values are kept as read (the name's atom or C-string form, integer widths), so decoding
 /// and encoding give the same bytes.
@@ -34,6 +35,9 @@ public final class NeXTFontObject: ArchivableObject, CustomStringConvertible {
     ]
     /// The matrix group of version 0, as archived.
     private var matrixValues: [ArchivedValue]?
+    /// The groups as read (type-string sharing and all), written back while the values are
+    /// unchanged; any setter drops them.
+    private var readGroups: [ArchivedGroup]?
 
     /// `Font` v2 : `Object` v0.
     public static let defaultChain = [ArchiveClassLink("Font", version: 2), .object]
@@ -62,6 +66,7 @@ public final class NeXTFontObject: ArchivableObject, CustomStringConvertible {
             }
         }
         set {
+            readGroups = nil
             let bytes = NeXTSTEPCharacterSet.encode(newValue) ?? Array(newValue.utf8)
             head[0] = version == 0 ? .cString(ArchivedCString(text: bytes), referenceWidth: nil)
                                    : .sharedString(ArraySlice(bytes), decision: nil)
@@ -71,19 +76,19 @@ public final class NeXTFontObject: ArchivableObject, CustomStringConvertible {
     /// The point size.
     public var size: Float {
         get { (try? Float(archivedValue: head[1])) ?? 0 }
-        set { head[1] = .float(newValue, form: nil) }
+        set { readGroups = nil; head[1] = .float(newValue, form: nil) }
     }
 
     /// The style `short` (0 in every archive seen).
     public var style: Int16 {
         get { (try? Int16(archivedValue: head[2])) ?? 0 }
-        set { head[2] = .integer(Int64(newValue), width: nil) }
+        set { readGroups = nil; head[2] = .integer(Int64(newValue), width: nil) }
     }
 
     /// The flags `short`, as archived (meaning not documented).
     public var flags: Int16 {
         get { (try? Int16(archivedValue: head[3])) ?? 0 }
-        set { head[3] = .integer(Int64(newValue), width: nil) }
+        set { readGroups = nil; head[3] = .integer(Int64(newValue), width: nil) }
     }
 
     /// The font matrix of a version 0 font (six floats), else `nil`.
@@ -99,22 +104,33 @@ public final class NeXTFontObject: ArchivableObject, CustomStringConvertible {
     public func decodeContents(with decoder: some ObjectDecoder) throws {
         archiveClassChain = decoder.currentClassChain
         try decoder.requireVersion(of: "Font", oneOf: Self.supportedVersions)
-        head = try decoder.decodeValues(ofObjCTypes: headTypes)
+        guard decoder.nextGroupHasTypeString(headTypes) else {
+            throw CoderError(.typeMismatch, at: decoder.nextGroupOffset, "Font version \(version) needs a '\(headTypes)' group, found '\(decoder.peekTypeString() ?? "the end of the object")'")
+        }
+        let first = try decoder.decodeGroup()
+        head = first.values
         _ = try Float(archivedValue: head[1])
         _ = try Int16(archivedValue: head[2])
         _ = try Int16(archivedValue: head[3])
-        if version == 0 {
-            matrixValues = try decoder.decodeValues(ofObjCTypes: "[6f]")
+        var groups = [first]
+        matrixValues = nil
+        if version == 0, decoder.nextGroupHasTypeString("[6f]") {
+            let matrix = try decoder.decodeGroup()
+            matrixValues = matrix.values
+            groups.append(matrix)
         }
+        readGroups = groups
     }
 
-    /// Writes the groups of the font's version (a version 0 font without a matrix gets the
-    /// identity matrix).
+    /// Writes the groups of the font's version (the matrix group when a version 0 font has one).
     public func encodeContents(with encoder: some ObjectEncoder) throws {
+        if let readGroups {
+            for group in readGroups { try encoder.encodeGroup(group, objects: [:]) }
+            return
+        }
         try encoder.encodeValues(head, ofObjCTypes: headTypes)
-        if version == 0 {
-            let identity: [ArchivedValue] = [.array([1, 0, 0, 1, 0, 0].map { Float($0).archivedValue })]
-            try encoder.encodeValues(matrixValues ?? identity, ofObjCTypes: "[6f]")
+        if version == 0, let matrixValues {
+            try encoder.encodeValues(matrixValues, ofObjCTypes: "[6f]")
         }
     }
 

@@ -14,7 +14,7 @@ import Foundation
 /// It never throws and never traps: unbalanced braces, truncated escapes, numbers of any length
 /// and nesting of any depth read as far as they go. Work is one pass over the bytes, the group
 /// stack is an array (capped at ``maximumTrackedDepth`` levels; deeper groups share the state of
-/// the deepest tracked one), and the text holds at most one character per input byte.
+/// the deepest tracked one, except that an ignorable destination still ends with its group), and the text holds at most one character per input byte.
 ///
 /// ```swift
 /// RTFText.plainText(Array(#"{\rtf0\ansi{\fonttbl\f0\fswiss Helvetica;}\f0 Hello\par World}"#.utf8))
@@ -79,6 +79,8 @@ private struct RTFTextReader {
     var stack: [GroupState] = []
     /// Groups opened past ``RTFText/maximumTrackedDepth``, still open.
     var untrackedDepth = 0
+    /// The untracked depth at which an ignorable destination began, while inside it.
+    var untrackedSkipDepth: Int?
     var charset = Charset.ansi
     /// Fallback characters still to skip after a `\uN`.
     var pendingSkip = 0
@@ -137,6 +139,7 @@ private struct RTFTextReader {
     mutating func closeGroup() {
         if untrackedDepth > 0 {
             untrackedDepth -= 1
+            if let depth = untrackedSkipDepth, untrackedDepth < depth { untrackedSkipDepth = nil }
         } else if let outer = stack.popLast() {
             state = outer
         }
@@ -172,7 +175,7 @@ private struct RTFTextReader {
             if pendingSkip > 0 { pendingSkip -= 1; return }
             emit(byte: high << 4 | low)
         case UInt8(ascii: "*"):
-            state.skipping = true
+            skipGroup()
         case UInt8(ascii: "\\"), UInt8(ascii: "{"), UInt8(ascii: "}"):
             if pendingSkip > 0 { pendingSkip -= 1; return }
             emit(UInt32(c))
@@ -223,7 +226,7 @@ private struct RTFTextReader {
     mutating func controlWord(_ word: String, _ parameter: Int?) {
         if Self.ignoredDestinations.contains(word) {
             // Its group (from here to its closing brace) is not text.
-            state.skipping = true
+            skipGroup()
             return
         }
         switch word {
@@ -242,6 +245,15 @@ private struct RTFTextReader {
             pendingSkip = state.fallbackCount
         default:
             if let symbol = Self.symbols[word] { emit(symbol) }
+        }
+    }
+
+    /// The rest of the current group is not text.
+    mutating func skipGroup() {
+        if untrackedDepth > 0 {
+            if untrackedSkipDepth == nil { untrackedSkipDepth = untrackedDepth }
+        } else {
+            state.skipping = true
         }
     }
 
@@ -281,7 +293,7 @@ private struct RTFTextReader {
     }
 
     mutating func append(_ value: UInt32) {
-        guard !state.skipping, scalars < limit else { return }
+        guard !state.skipping, untrackedSkipDepth == nil, scalars < limit else { return }
         text.unicodeScalars.append(Unicode.Scalar(value) ?? "\u{FFFD}")
         scalars += 1
     }
@@ -300,11 +312,16 @@ private struct RTFTextReader {
     }
 }
 
-/// The upper halves of the 8-bit character sets RTF's `\'hh` escapes use, from Foundation's
-/// converters (U+FFFD where a byte has no character).
+/// The upper halves of the 8-bit character sets RTF's `\'hh` escapes use.
 enum RTFCharsets {
+    /// Windows-1252, from Foundation's converter.
     static let cp1252: [UInt32] = table(.windowsCP1252)
-    static let macRoman: [UInt32] = table(.macOSRoman)
+    /// Mac OS Roman (0xDB as the euro sign, 0xF0 as Apple's private-use logo U+F8FF), written
+    /// out: swift-corelibs-foundation's converter reads these bytes as Latin-1.
+    static let macRoman: [UInt32] = (
+        "ÄÅÇÉÑÖÜáàâäãåçéèêëíìîïñóòôöõúùûü" + "†°¢£§•¶ß®©™´¨≠ÆØ∞±≤≥¥µ∂∑∏π∫ªºΩæø"
+        + "¿¡¬√ƒ≈∆«»…\u{A0}ÀÃÕŒœ–—“”‘’÷◊ÿŸ⁄€‹›ﬁﬂ" + "‡·‚„‰ÂÊÁËÈÍÎÏÌÓÔ\u{F8FF}ÒÚÛÙıˆ˜¯˘˙˚¸˝˛ˇ"
+    ).unicodeScalars.map(\.value)
 
     private static func table(_ encoding: String.Encoding) -> [UInt32] {
         (0x80...0xFF).map { (b: Int) -> UInt32 in
