@@ -13,6 +13,10 @@ import TypedStreamFoundation
 ///   "@" → #3 NSString
 /// ```
 ///
+/// Fonts, colours and RTF bytes also get a readable form (``ReadableValues``): `= NSFont
+/// "LucidaGrande" 13` after the object's class chain, a line `RTF text: "…"` beneath RTF bytes,
+/// and a colour list's names and colours after the tree.
+///
 /// Object numbers are the object-table slots of the archive (what references use), so they
 /// match `typedstream tokens` and `inspect`.
 ///
@@ -42,6 +46,13 @@ public enum ArchiveTree {
         public var maximumDepth = 256
         /// When repeated text is abbreviated.
         public var limits = OutputLimits.default
+        /// Decode typedstreams held as bytes in place, within these limits (`--deep`). Default
+        /// `nil`: bytes are shown as bytes.
+        public var nestedArchives: NestedArchives?
+        /// Spaces before every line (a nested archive's tree is indented under its bytes).
+        var indent = 0
+        /// How deep this archive is nested (0: the file itself).
+        var nestingDepth = 0
         /// Creates the defaults.
         public init() {}
     }
@@ -51,6 +62,17 @@ public enum ArchiveTree {
     public static func write(_ index: ArchiveIndex, options: Options = Options(), to out: inout OutputWriter) {
         var writer = ArchiveTreeWriter(index: index, options: options)
         writer.run(&out)
+        if !out.failed, let list = ReadableValues.colorList(index) { writeColorList(list, indent: options.indent, to: &out) }
+    }
+
+    /// `colour list: 2 colours` and one line per entry: `  "Red" NSColor calibratedRGB 1 0 0 1`.
+    static func writeColorList(_ list: ColorListDocument, indent: Int = 0, to out: inout OutputWriter) {
+        out.appendSpaces(indent)
+        out.append("colour list: \(list.entries.count) colour\(list.entries.count == 1 ? "" : "s")\n")
+        for entry in list.entries {
+            out.appendSpaces(indent)
+            out.append("  \(ReadableValues.quoted(entry.name)) NSColor \(ReadableValues.colorText(entry.color))\n")
+        }
     }
 
     /// The integer as its type reads it: unsigned types reinterpret the sign-extended value.
@@ -123,6 +145,8 @@ struct ArchiveTreeWriter {
     private var typeStringsWritten: Set<Int> = []
     /// The field names of the objects of catalogued classes (`nil` when the archive has none).
     private let names: ArchiveLayoutNames?
+    /// Decodes the objects that get a readable form; made at the first one.
+    private var readableContext: PlainJSONContext?
 
     init(index: ArchiveIndex, options: ArchiveTree.Options) {
         self.index = index
@@ -140,6 +164,7 @@ struct ArchiveTreeWriter {
 
     mutating func run(_ out: inout OutputWriter) {
         let h = index.header
+        out.appendSpaces(options.indent)
         out.append("typedstream v")
         out.appendDecimal(Int(h.streamerVersion))
         out.append(h.byteOrder == .big ? ", big-endian, system version " : ", little-endian, system version ")
@@ -200,7 +225,7 @@ struct ArchiveTreeWriter {
         case .structEnd:
             while let frame = frames.popLast() {
                 if case .structure(let depth, _, _) = frame {
-                    out.appendSpaces(2 * (depth - 1))
+                    out.appendSpaces(options.indent + 2 * (depth - 1))
                     out.append("}\n")
                     break
                 }
@@ -246,7 +271,7 @@ struct ArchiveTreeWriter {
         }
         let single = types.count == 1
         if !single {
-            out.appendSpaces(2 * depth)
+            out.appendSpaces(options.indent + 2 * depth)
             writePrefix(prefix, &out)
             out.append(0x0A)
         }
@@ -288,7 +313,7 @@ struct ArchiveTreeWriter {
     /// Starts a value's line: indentation, the group's type string (for a one-value group),
     /// the value's field name (`title: `).
     private mutating func lead(_ depth: Int, _ prefix: Prefix, _ name: String?, _ out: inout OutputWriter) {
-        out.appendSpaces(2 * depth)
+        out.appendSpaces(options.indent + 2 * depth)
         switch prefix {
         case .none: break
         case .untyped: out.append("(untyped) ")
@@ -336,6 +361,11 @@ struct ArchiveTreeWriter {
             return
         }
         lead(depth, prefix, name, &out)
+        var nestedTree: (ArchiveIndex, ArchiveTree.Options)?
+        defer {
+            // Bounded: each nested tree is one level deeper, and NestedArchives stops at its maximum.
+            if let (index, inner) = nestedTree { ArchiveTree.write(index, options: inner, to: &out) }
+        }
         switch token.code {
         case .integer:
             out.append(ArchiveTree.integerText(token.value, type))
@@ -366,6 +396,13 @@ struct ArchiveTreeWriter {
             }
             if payload.count > 16 { out.append(" …") }
             out.append(">")
+            if let text = ReadableValues.rtfText(payload) {
+                out.append(0x0A)
+                out.appendSpaces(options.indent + 2 * (depth + 1))
+                out.append("RTF text: ")
+                preview(ArraySlice(text.utf8), limit: 8 * options.previewLength, &out)
+            }
+            if let nested = options.nestedArchives { nestedTree = writeNested(payload, nested, depth: depth, &out) }
         case .unsharedString, .sharedString:
             if token.form == .null { out.append("NULL") } else { preview(bytes[token.payload], &out) }
         case .cString:
@@ -446,6 +483,7 @@ struct ArchiveTreeWriter {
             return
         }
         writeChain(classSlot(ofObject: n), &out)
+        writeReadable(n, &out)
         out.append(0x0A)
         frames.append(.groups(depth: depth + 1, object: names?.matches[n] == nil ? -1 : n))
     }
@@ -456,6 +494,43 @@ struct ArchiveTreeWriter {
             noteClassLink(link)
             if link.code != .classLink || link.form != .new { break }
         }
+    }
+
+    /// With `--deep`: the line that says a typedstream is in `payload` (or why it is not
+    /// decoded); returns the options of its tree, written by the caller beneath the line.
+    private func writeNested(_ payload: ArraySlice<UInt8>, _ nested: NestedArchives, depth: Int,
+                             _ out: inout OutputWriter) -> (ArchiveIndex, ArchiveTree.Options)? {
+        let outcome = nested.read(payload, depth: options.nestingDepth + 1)
+        if case .notAnArchive = outcome { return nil }
+        out.append(0x0A)
+        out.appendSpaces(options.indent + 2 * (depth + 1))
+        out.append("nested typedstream, ")
+        out.appendDecimal(payload.count)
+        switch outcome {
+        case .archive(let index):
+            out.append(" bytes:")
+            var inner = options
+            inner.indent = options.indent + 2 * (depth + 2)
+            inner.nestingDepth = options.nestingDepth + 1
+            return (index, inner)
+        case .refused(let reason):
+            out.append(" bytes, ")
+            out.append(reason)
+        case .notAnArchive:
+            break
+        }
+        return nil
+    }
+
+    /// ` = NSFont "Helvetica" 12` for a font or colour (``ReadableValues``).
+    private mutating func writeReadable(_ slot: Int, _ out: inout OutputWriter) {
+        let name = className(ofObject: slot)
+        guard name.count <= 7, ReadableValues.classNames.contains(String(decoding: name, as: UTF8.self)) else { return }
+        if readableContext == nil { readableContext = PlainJSONContext(index: index) }
+        guard let context = readableContext, let object = context.object(slot),
+              let typed = context.typedObject(object, registry: .foundation), let text = ReadableValues.text(typed) else { return }
+        out.append(" = ")
+        out.append(text)
     }
 
     // MARK: - Classes

@@ -6,7 +6,11 @@ extension ArchiveTreeWriter {
     /// A string as the tree shows it: quoted and escaped, cut after the preview length with `…`;
     /// bytes that are not UTF-8 as a hex preview.
     func preview(_ text: ArraySlice<UInt8>, _ out: inout OutputWriter) {
-        let limit = options.previewLength
+        preview(text, limit: options.previewLength, &out)
+    }
+
+    /// ``preview(_:_:)`` cut after `limit` characters.
+    func preview(_ text: ArraySlice<UInt8>, limit: Int, _ out: inout OutputWriter) {
         guard ByteText.isValidUTF8(text) else {
             out.append("<")
             out.appendDecimal(text.count)

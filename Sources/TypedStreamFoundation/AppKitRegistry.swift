@@ -2,7 +2,7 @@ import TypedStream
 
 extension ClassRegistry {
     /// Registers the AppKit (NSColor, NSFont, NSColorList) and NeXTSTEP (List, HashTable,
-    /// Storage, StreamTable) codecs.
+    /// Storage, StreamTable, Font) codecs.
     ///
     /// `NSColorList` has no class codec: `.clr` files are not one root object (see
     /// ``ColorListDocument``) and no archive with an `NSColorList` object is known.
@@ -13,5 +13,6 @@ extension ClassRegistry {
         registry.register(HashTableObject.self, forClassName: "HashTable")
         registry.register(StorageObject.self, forClassName: "Storage")
         registry.register(StreamTableObject.self, forClassName: "StreamTable")
+        registry.register(NeXTFontObject.self, forClassName: "Font")
     }
 }

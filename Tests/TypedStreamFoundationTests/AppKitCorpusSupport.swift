@@ -9,6 +9,7 @@ enum AppKitCorpus {
     static let codecs: [String: AnyObject.Type] = [
         "NSColor": ColorObject.self, "NSFont": FontObject.self, "List": ListObject.self,
         "HashTable": HashTableObject.self, "Storage": StorageObject.self, "StreamTable": StreamTableObject.self,
+        "Font": NeXTFontObject.self,
     ]
 
     /// The result of one decode → encode pass.

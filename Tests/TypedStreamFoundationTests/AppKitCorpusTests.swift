@@ -43,6 +43,7 @@ import TestSupport
     #expect(totals["HashTable", default: 0] >= 80)
     #expect(totals["Storage", default: 0] >= 10)
     #expect(totals["StreamTable", default: 0] >= 6)
+    #expect(totals["Font", default: 0] >= 24)
 }
 
 /// Natural values of the corpus objects: colour kinds, font names and sizes.

@@ -12,7 +12,7 @@ extension GenericObject: KeyedArchiveRepresentable {
     /// An object whose class has a registered ``RecordForm`` that takes its groups gets the
     /// form's keys; any other gets `TSVersion` (its own class version), `TSClassVersions` (one
     /// per `$classes` entry) and `TSGroups` (one dictionary per group: `type`, the type string,
-    /// and `values`).
+    /// and `values`); an `NSFont` or `NSColor` also gets Apple's keys (``KeyedAppKitKeys``).
     public func encodeKeyed(with encoder: KeyedArchiveEncoder) throws(KeyedArchiveError) {
         let forms = encoder.options.recordForms
         if !forms.isEmpty, let name = archiveClassChain.first?.name, let form = forms.form(forClassName: name),
@@ -25,6 +25,7 @@ extension GenericObject: KeyedArchiveRepresentable {
         list.reserveCapacity(groups.count)
         for group in groups { list.append(try KeyedGroupValues.groupDictionary(group, encoder: encoder, objects: objects)) }
         encoder.encode(.array(list), forKey: "TSGroups")
+        try KeyedAppKitKeys.encode(self, with: encoder)
     }
 }
 

@@ -6,7 +6,8 @@ import TypedStreamFoundation
 /// `NSNumber` a number, `NSArray`/`NSSet` arrays, an `NSDictionary` with string keys an object
 /// (otherwise an array of `[key, value]` pairs), `NSNull` null, `NSData` `{"$data": base64}`,
 /// `NSDate` an ISO 8601 string, `NSURL` its absolute string, attributed strings
-/// `{"string", "runs": [{"location", "length", "attributes"}]}`, geometry `{"x", "y", …}`.
+/// `{"string", "runs": [{"location", "length", "attributes"}]}`, geometry `{"x", "y", …}`,
+/// fonts and colours their ``ReadableValues`` (`{"$class": "NSColor", "colorSpace": …}`).
 /// Every other class keeps the generic `{"$class", "$id", "contents"}` form.
 ///
 /// Strings, arrays and dictionaries are written from their groups as they are converted;
@@ -24,7 +25,17 @@ public enum FoundationPlainJSON {
     /// The plain JSON bytes of the archive `bytes` with natural Foundation values. Throws as
     /// ``PlainJSON/encode(_:options:)-([UInt8],_)``.
     public static func encode(_ bytes: [UInt8], pretty: Bool = true) throws -> [UInt8] {
-        try PlainJSON.encode(bytes, options: options(pretty: pretty))
+        var options = options(pretty: pretty)
+        if let index = try? ArchiveIndex(bytes: bytes) { options.documentMembers = documentMembers(index) }
+        return try PlainJSON.encode(bytes, options: options)
+    }
+
+    /// The document members that describe the archive as a whole: `"colorList"`, a list of
+    /// `{"name", "color"}`, when the archive is a colour list (``ReadableValues/colorList(_:)``);
+    /// else none.
+    public static func documentMembers(_ index: ArchiveIndex) -> [JSONMember] {
+        guard let list = ReadableValues.colorList(index) else { return [] }
+        return [JSONMember("colorList", ReadableValues.json(list))]
     }
 
     /// The natural value of `object` for Foundation's classes, `nil` for the generic form.
@@ -39,6 +50,16 @@ public enum FoundationPlainJSON {
             return .dictionary(fromGroup: 1)
         case "NSNull":
             return .null
+        case "NSData", "NSMutableData":
+            // The bytes group itself, written as bytes are everywhere ({"$data"} with the readable
+            // members and, with --deep, the nested archive); other shapes take the codec's way.
+            let groups = object.groups
+            if groups.count == 2, groups[1].valueCount == 1, let type = groups[1].typeString,
+               type.first == UInt8(ascii: "["), type.last == UInt8(ascii: "]"),
+               context.chainVersionsAreZero(object, for: ["NSData", "NSMutableData"]) {
+                return .value(group: 1, index: 0)
+            }
+            return typed(object, context, registry: registry)
         case "NSNumber" where registry.type(forClassName: "NSNumber") == NumberObject.self:
             return number(object, context) ?? typed(object, context, registry: registry)
         default:
@@ -52,6 +73,7 @@ public enum FoundationPlainJSON {
         // decoding the objects it holds first).
         if registry.type(forClassName: object.className) == LaidOutObject.self { return nil }
         guard let typed = context.typedObject(object, registry: registry), !(typed is GenericObject) else { return nil }
+        if let readable = ReadableValues.json(typed) { return .json(readable) }
         let value = naturalValue(of: typed)
         if case .object = value { return nil }
         return .json(json(value))
@@ -82,7 +104,10 @@ public enum FoundationPlainJSON {
     public static func json(_ value: NaturalValue) -> JSONValue {
         switch value {
         case .string(let s): return .string(s)
-        case .data(let d): return .object([JSONMember("$data", .string(ByteText.base64(ArraySlice(d))))])
+        case .data(let d):
+            var members = [JSONMember("$data", .string(ByteText.base64(ArraySlice(d))))]
+            if let text = ReadableValues.rtfText(ArraySlice(d)) { members.append(JSONMember("$rtfText", .string(text))) }
+            return .object(members)
         case .date(let date):
             // To the precision stored; a date no four-digit year can write stays a number.
             let seconds = date.timeIntervalSinceReferenceDate

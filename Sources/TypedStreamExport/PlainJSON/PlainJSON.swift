@@ -10,7 +10,8 @@ import TypedStream
 /// as signed), `B` values are booleans, dates ISO 8601 with the fraction of a second they hold.
 /// Byte arrays, and strings that are not UTF-8, become `{"$data": "<base64>"}`; class values
 /// become `{"$classObject": "NSFoo"}`; non-finite reals become `"NaN"`, `"Infinity"`,
-/// `"-Infinity"`. The document is `{"systemVersion": n, "values": [top-level values…]}`.
+/// `"-Infinity"`. The document is `{"systemVersion": n, "values": [top-level values…]}`, followed
+/// by ``Options/documentMembers``.
 ///
 /// A higher layer (class codecs) can give objects better values through
 /// ``Options/naturalValue``: a hook that looks at an object's class and groups and says what to
@@ -96,6 +97,14 @@ public enum PlainJSON {
         /// Values written after the archive's top-level values, at the end of `"values"` (a
         /// tool's note, such as where a damaged archive was cut). Default empty.
         public var trailingValues: [JSONValue] = []
+        /// Members written after `"values"` in the document (``FoundationPlainJSON/documentMembers(_:)``:
+        /// a colour list's `"colorList"`). Default empty.
+        public var documentMembers: [JSONMember] = []
+        /// Decode typedstreams held as bytes in place (`--deep`): `{"$data", "$archive": the
+        /// nested document}`, or `"$archiveError"` saying why not. Default `nil`.
+        public var nestedArchives: NestedArchives?
+        /// How deep this archive is nested (0: the file itself).
+        var nestingDepth = 0
 
         /// Creates options.
         public init(pretty: Bool = true, naturalValue: NaturalValue? = nil, recordForms: RecordForms = RecordForms(),

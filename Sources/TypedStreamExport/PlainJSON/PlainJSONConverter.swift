@@ -21,6 +21,8 @@ struct PlainJSONConverter: ~Copyable {
     private let limits: OutputLimits
     private let budget: Int
     private let trailingValues: [JSONValue]
+    private let documentMembers: [JSONMember]
+    private let options: PlainJSON.Options
 
     private var depth = 0
     private var tooDeep = false
@@ -50,6 +52,8 @@ struct PlainJSONConverter: ~Copyable {
         maximumNesting = options.maximumNesting
         limits = options.limits
         trailingValues = options.trailingValues
+        documentMembers = options.documentMembers
+        self.options = options
         budget = options.limits.repeatedBytes(forInputOf: context.index.bytes.count)
         out = PlainJSONWriter(pretty: options.pretty)
         let slots = context.index.slotCount
@@ -62,7 +66,7 @@ struct PlainJSONConverter: ~Copyable {
     /// The document: `{"systemVersion": n, "values": [the top-level values]}`.
     mutating func run(_ sink: inout OutputWriter) throws(ArchiveJSONError) {
         let top = context.topLevel
-        out.beginObject(memberCount: 2, &sink)
+        out.beginObject(memberCount: 2 + documentMembers.count, &sink)
         out.key("systemVersion")
         out.integer(index.header.systemVersion.value)
         out.key("values")
@@ -73,6 +77,10 @@ struct PlainJSONConverter: ~Copyable {
         }
         for value in trailingValues { out.value(value, &sink) }
         out.end(&sink)
+        for member in documentMembers {
+            out.key(member.key)
+            out.value(member.value, &sink)
+        }
         out.end(&sink)
         out.finish(into: &sink)
         if tooDeep {
@@ -226,11 +234,50 @@ struct PlainJSONConverter: ~Copyable {
         if ByteText.isValidUTF8(text) { out.string(utf8: text) } else { writeData(text, &sink) }
     }
 
+    /// `{"$data": base64}`, with `"$rtfText"` (``ReadableValues/rtfText(_:)``) for RTF bytes.
     private mutating func writeData(_ data: ArraySlice<UInt8>, _ sink: inout OutputWriter) {
-        out.beginObject(memberCount: 1, &sink)
+        let rtf = ReadableValues.rtfText(data)
+        let nested = nestedArchive(data)
+        out.beginObject(memberCount: 1 + (rtf == nil ? 0 : 1) + (nested == nil ? 0 : 1), &sink)
         out.key("$data")
         out.string(ByteText.base64(data))
+        if let rtf {
+            out.key("$rtfText")
+            out.string(rtf)
+        }
+        if let nested {
+            out.key(nested.key)
+            out.value(nested.value, &sink)
+        }
         out.end(&sink)
+    }
+
+    /// With ``PlainJSON/Options/nestedArchives``: `"$archive"` and the plain JSON document of
+    /// the typedstream `data` holds, or `"$archiveError"` and why it is not decoded.
+    private func nestedArchive(_ data: ArraySlice<UInt8>) -> JSONMember? {
+        guard let budget = options.nestedArchives else { return nil }
+        switch budget.read(data, depth: options.nestingDepth + 1) {
+        case .notAnArchive:
+            return nil
+        case .refused(let reason):
+            return JSONMember("$archiveError", .string(reason))
+        case .archive(let index):
+            var inner = options
+            inner.nestingDepth += 1
+            inner.pretty = false
+            inner.trailingValues = []
+            inner.documentMembers = []
+            let capture = CapturedOutput()
+            var writer = OutputWriter(sink: capture)
+            // Bounded: each nested document is one level deeper, and NestedArchives stops at its maximum.
+            do {
+                try PlainJSON.write(index, options: inner, to: &writer)
+                writer.flush()
+                return JSONMember("$archive", try JSONValue.parse(capture.bytes))
+            } catch {
+                return JSONMember("$archiveError", .string("\(error)"))
+            }
+        }
     }
 
     private mutating func writeClassObject(_ slot: Int, _ sink: inout OutputWriter) {

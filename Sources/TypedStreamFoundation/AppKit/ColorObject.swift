@@ -49,6 +49,29 @@ public final class ColorObject: ArchivableObject, CustomStringConvertible {
             }
         }
 
+        /// The colour space's short name, as the readable outputs show it: `calibratedRGB`,
+        /// `deviceRGB`, `calibratedWhite`, `deviceWhite`, `deviceCMYK`, `named` (a catalogue colour).
+        public var shortName: String {
+            switch self {
+            case .calibratedRGB: "calibratedRGB"
+            case .deviceRGB: "deviceRGB"
+            case .calibratedWhite: "calibratedWhite"
+            case .deviceWhite: "deviceWhite"
+            case .deviceCMYK: "deviceCMYK"
+            case .named: "named"
+            }
+        }
+
+        /// The names of the components in archive order (empty for a named colour).
+        public var componentNames: [String] {
+            switch self {
+            case .calibratedRGB, .deviceRGB: ["red", "green", "blue", "alpha"]
+            case .calibratedWhite, .deviceWhite: ["white", "alpha"]
+            case .deviceCMYK: ["cyan", "magenta", "yellow", "black", "alpha"]
+            case .named: []
+            }
+        }
+
         /// The type string of the group after the kind byte.
         var componentTypes: String {
             switch self {

@@ -18,6 +18,7 @@ struct DecodeCommand: Subcommand {
             .init("stats", help: "Print how many objects decode to typed classes (per class) instead of the tree."),
             .init("json", help: "Print lossless JSON: values and wire decisions; 'typedstream encode' writes the original bytes back."),
             .init("plain", help: "Print plain JSON for scripts: natural values (strings, numbers, arrays, objects), no wire detail."),
+            .init("deep", help: "With the tree or --plain: decode typedstreams held as bytes (NSData, [Nc], StreamTable entries) in place, up to 8 levels and 64 MiB of nested archives; a nested archive that cannot be read is shown as its bytes with the reason."),
         ])
 
     /// The file to decode.
@@ -28,17 +29,23 @@ struct DecodeCommand: Subcommand {
     let json: Bool
     /// Print plain JSON.
     let plain: Bool
+    /// Decode nested archives in place.
+    let deep: Bool
 
     init(_ arguments: ParsedArguments) throws(UsageError) {
         file = try arguments.requiredValue("FILE")
         stats = arguments.flag("stats")
         json = arguments.flag("json")
         plain = arguments.flag("plain")
+        deep = arguments.flag("deep")
     }
 
     func validate() throws(UsageError) {
         if [stats, json, plain].filter({ $0 }).count > 1 {
             throw UsageError("choose one of '--stats', '--json' and '--plain'", position: .end)
+        }
+        if deep, stats || json {
+            throw UsageError("'--deep' goes with the tree or '--plain'; '--json' stays lossless and '--stats' counts the file's own objects", position: .end)
         }
     }
 
@@ -56,9 +63,14 @@ struct DecodeCommand: Subcommand {
                 if json {
                     try ArchiveJSON.write(index, to: &out)
                 } else if plain {
-                    try PlainJSON.write(index, options: ToolRecordForms.plainJSONOptions, to: &out)
+                    var options = ToolRecordForms.plainJSONOptions
+                    options.documentMembers = FoundationPlainJSON.documentMembers(index)
+                    if deep { options.nestedArchives = NestedArchives() }
+                    try PlainJSON.write(index, options: options, to: &out)
                 } else {
-                    ArchiveTree.write(index, to: &out)
+                    var options = ArchiveTree.Options()
+                    if deep { options.nestedArchives = NestedArchives() }
+                    ArchiveTree.write(index, options: options, to: &out)
                 }
             }
         } catch {
