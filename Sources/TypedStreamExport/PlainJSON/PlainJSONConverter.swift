@@ -29,6 +29,8 @@ struct PlainJSONConverter: ~Copyable {
     /// Whether each slot's object has been given its `$id` (its object-table slot, the `#n`
     /// that `decode`, `inspect` and `tokens` show): nonzero once written or referenced.
     private var ids: [Int32]
+    /// Per class slot met: whether ``ClassLayouts`` catalogues the class.
+    private var catalogued: [Int: Bool] = [:]
     private var substituted: [Bool]
     private var inProgress: [Bool]
     private var referencedInProgress: [Bool]
@@ -395,7 +397,7 @@ struct PlainJSONConverter: ~Copyable {
     /// whose groups a class layout names, `{"$class": name, "$id": n, field: value, …}`.
     private mutating func writeGeneric(_ object: PlainJSONObject, sink: inout OutputWriter) throws(ArchiveJSONError) {
         ids[object.slot] = 1
-        if let match = object.layoutMatch(chain: index.classLinks(ofObject: object.slot)) {
+        if isCatalogued(object), let match = object.layoutMatch(chain: index.classLinks(ofObject: object.slot)) {
             return try writeNamed(object, match, sink: &sink)
         }
         out.beginObject(memberCount: 3, &sink)
@@ -410,6 +412,14 @@ struct PlainJSONConverter: ~Copyable {
         }
         out.end(&sink)
         out.end(&sink)
+    }
+
+    /// Whether the class of `object` has a layout (looked up once per class).
+    private mutating func isCatalogued(_ object: PlainJSONObject) -> Bool {
+        if let known = catalogued[object.classSlot] { return known }
+        let known = !ClassLayouts.layouts(forClassName: object.className).isEmpty
+        catalogued[object.classSlot] = known
+        return known
     }
 
     /// `{"$class": name, "$id": n, field: value, …}`: each field under its name (a name met
