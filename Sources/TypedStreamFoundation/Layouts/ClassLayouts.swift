@@ -15,7 +15,7 @@ import TypedStream
 /// with another type string, or groups left over give no match: the object then stays generic.
 public enum ClassLayouts {
     /// Every layout, family by family.
-    public static let all: [ClassLayout] = roots + appKitMenus + appKitViews + appKitCells + nextStep + draw
+    public static let all: [ClassLayout] = roots + appKitMenus + appKitViews + appKitCells + nextStep + draw + applications
 
     /// The root classes, which archive nothing of their own.
     static let roots = [ClassLayout("NSObject", 0, []), ClassLayout("Object", 0, [])]
