@@ -9,7 +9,7 @@ import TypedStream
 @Test func catalogueLayoutsAreWellFormed() throws {
     for layout in ClassLayouts.all {
         for step in layout.steps {
-            let types = try ObjCType.parseGroup(step.typeString)
+            let types = try ObjCType.parseGroup(step.typeString.replacingOccurrences(of: "[*", with: "[1"))
             #expect(types.count == step.fields.count,
                     "\(layout.className) v\(layout.versions): \"\(step.typeString)\" has \(types.count) values, \(step.fields.count) names")
             for field in step.fields {
@@ -21,6 +21,14 @@ import TypedStream
                 #expect(namedHere || ClassLayouts.all.contains { $0.steps.contains { $0.fields.contains { $0.name == by } } },
                         "\(layout.className): counted by unknown field '\(by)'")
             }
+        }
+    }
+    // No layout is hidden behind an earlier one of the same class for the same versions with
+    // the same type strings (the matcher would never reach it).
+    for (index, layout) in ClassLayouts.all.enumerated() {
+        for earlier in ClassLayouts.all[..<index] where earlier.className == layout.className && earlier.versions.overlaps(layout.versions) {
+            #expect(earlier.steps.map(\.typeString) != layout.steps.map(\.typeString) || earlier.steps.map(\.repetition) != layout.steps.map(\.repetition),
+                    "\(layout.className) v\(layout.versions): the same steps as an earlier layout")
         }
     }
     var others = ClassRegistry()
@@ -58,6 +66,16 @@ struct ClassLayoutMatchTests {
         #expect(ClassLayouts.match(chain: [ArchiveClassLink("NoSuchClass", version: 0), .nsObject], groups: []) == nil)
         // A known class under an unknown superclass: the superclass's groups are not described.
         #expect(ClassLayouts.match(chain: [ArchiveClassLink("NSCustomResource", version: 41), ArchiveClassLink("Mystery"), .nsObject], groups: [right]) == nil)
+    }
+
+    @Test func arrayCountWildcard() {
+        #expect(ClassLayouts.typeString(ArraySlice("[1161c]".utf8), matches: "[*c]"))
+        #expect(ClassLayouts.typeString(ArraySlice("i[7C]@".utf8), matches: "i[*C]@"))
+        #expect(!ClassLayouts.typeString(ArraySlice("[c]".utf8), matches: "[*c]"))
+        #expect(!ClassLayouts.typeString(ArraySlice("[12c]".utf8), matches: "[*C]"))
+        #expect(!ClassLayouts.typeString(ArraySlice("[12c]i".utf8), matches: "[*c]"))
+        #expect(!ClassLayouts.typeString(ArraySlice("*".utf8), matches: "[*c]"))
+        #expect(ClassLayouts.typeString(ArraySlice("*".utf8), matches: "*"))
     }
 
     @Test func countedOptionalAndRepeatedSteps() throws {

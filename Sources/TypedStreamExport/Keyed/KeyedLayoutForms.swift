@@ -70,13 +70,27 @@ extension KeyedArchiveDecoder {
                 }
                 for repetition in 0..<count {
                     let plists = lists.map { $0[repetition] }
-                    let converted = try KeyedGroupImport.archivedValues(plists, typeString: step.typeString, decoder: self)
-                    object.groups.append(ArchivedGroup(typeString: ArraySlice(step.typeString.utf8), types: converted.types, values: converted.values))
+                    let typeString = try Self.concreteTypeString(step.typeString, for: plists, in: link.name)
+                    let converted = try KeyedGroupImport.archivedValues(plists, typeString: typeString, decoder: self)
+                    object.groups.append(ArchivedGroup(typeString: ArraySlice(typeString.utf8), types: converted.types, values: converted.values))
                     object.objects.merge(converted.objects) { a, _ in a }
                 }
             }
         }
         return object
+    }
+
+    /// `typeString` with the count of its one `[*…]` array (a one-value step) taken from the
+    /// value: the data's length or the array's count.
+    private static func concreteTypeString(_ typeString: String, for values: [PlistValue], in className: String) throws(KeyedArchiveError) -> String {
+        guard typeString.contains("[*") else { return typeString }
+        let count: Int
+        switch values.count == 1 ? values[0] : nil {
+        case .data(let bytes)?: count = bytes.count
+        case .array(let elements)?: count = elements.count
+        default: throw KeyedArchiveError(.badObject, "\(className): the array of type '\(typeString)' is not one data or array value")
+        }
+        return typeString.replacingOccurrences(of: "[*", with: "[\(count)")
     }
 
     /// Whether every field of `layout` that is always written has its key in `value`.

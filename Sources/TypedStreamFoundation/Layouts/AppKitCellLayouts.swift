@@ -98,21 +98,24 @@ extension ClassLayouts {
             .one("@", "buttonCell"),
             .one("@", "tableView"),
         ]),
-        ClassLayout("NSTableColumn", 41, [
-            // `isResizable` is 1 in nearly every column seen (a reading of the values).
-            .one("@fff@@cc", "identifier/NSIdentifier", "width/NSWidth", "minWidth/NSMinWidth", "maxWidth/NSMaxWidth",
-                 "headerCell/NSHeaderCell", "dataCell/NSDataCell", "isResizable", "isEditable/NSIsEditable"),
-            .one("@", "tableView/NSTableView"),
-        ]),
-        // The fifth and sixth values are nil in every tab seen.
-        ClassLayout("NSTabViewItem", 0, [
-            .one("@@@@@@@", "identifier/NSIdentifier", "view/NSView", "label/NSLabel", "color/NSColor",
-                 "reserved1", "reserved2", "tabView/NSTabView"),
-        ]),
     ]
 
     /// Images, their pieces, cursors and paths.
     private static let images: [ClassLayout] = [
+        // An image representation writes nothing of its own; a bitmap writes its TIFF data as
+        // a data object (the length, then the bytes: "MM"/"II" TIFF in every rep seen).
+        ClassLayout("NSImageRep", 17, []),
+        ClassLayout("NSBitmapImageRep", 17, [
+            .one("i", "tiffLength"),
+            .one("[*c]", "tiffData/NSTIFFRepresentation"),
+        ]),
+        // NSDate has its own codec (DateObject); its layout here serves its subclass
+        // NSCalendarDate, which adds its time zone and format.
+        ClassLayout("NSDate", 0, [.one("d", "timeIntervalSinceReferenceDate/NS.time")]),
+        ClassLayout("NSCalendarDate", 0, [
+            .one("@", "timeZone/NS.timezone"),
+            .one("@", "calendarFormat/NS.format"),
+        ]),
         // Fourteen flag bytes (their meaning is not described here), the size, then as many
         // representations as `representationCount` says (1, with one NSBitmapImageRep, in
         // every image seen) and the background colour. The first and last objects are nil in
@@ -139,14 +142,6 @@ extension ClassLayouts {
             .one("@", "image/NSImage"),
             .one("c", "flag1"),
             .one("c", "flag2"),
-        ]),
-        // A transformation matrix of NSImage's drawing; what the twelve numbers and three
-        // flag bytes hold is not described here.
-        ClassLayout("NSPSMatrix", 17, [
-            .one("[12f]", "elements"),
-            .one("c", "flag1"),
-            .one("c", "flag2"),
-            .one("c", "flag3"),
         ]),
         // One group per element (0 move, 1 line, 3 close path), then the path's settings. The
         // three integers and the last are 0 in every path seen, so the order of winding rule,

@@ -89,6 +89,22 @@ extension ClassLayouts {
         ClassLayout("NSResponder", 0, responderSteps),
         ClassLayout("NSView", 41, viewSteps),
         ClassLayout("_NSCornerView", 0, []),
+        // OPENSTEP's text object (WorldWideWeb's nib): the same settings as NeXTSTEP's Text
+        // (see ``text``), with two colours where Text has grays — taken to be the background
+        // and text colours by that likeness — and a last byte not known.
+        ClassLayout("NSText", 1, [.one("@", "object1")]),  // nil in the one text seen
+        ClassLayout("NSCStringText", 1, [
+            .one("ffff", "textRect.x", "textRect.y", "textRect.width", "textRect.height"),
+            .one("ciifffc@@s", "value1", "value2", "value3", "value4", "value5", "value6", "value7",
+                 "backgroundColor", "textColor", "textFlags"),
+            .one("ff", "maxWidth", "maxHeight"),
+            .one("ff", "minWidth", "minHeight"),
+            .one("i", "value11"),
+            .one("i", "value12"),
+            .one("i", "textLength"),
+            .one("[*c]", "rtf"),
+            .one("c", "value13"),
+        ]),
         // A view of a class the nib's owner defines (`className`), placed as an instance of the
         // class it extends (`extension`, "NSView" or "NSResponder" in the corpus, or nil).
         ClassLayout("NSCustomView", 41, [
@@ -281,13 +297,6 @@ extension ClassLayouts {
         // The OPENSTEP window template: a minimum size only in some.
         ClassLayout("NSWindowTemplate", 41, windowTemplateHead + [
             .optional("ff", "minSize.width/NSMinSize", "minSize.height/NSMinSize"),
-        ]),
-        // An OPENSTEP menu: its location, three bytes (0 or 1), title, menu class, the matrix
-        // of its items (menu cells) and the template of its supermenu.
-        ClassLayout("NSMenuTemplate", 41, [
-            .one("ffccc@@@@", "location.x", "location.y", "flag1", "flag2", "flag3", "title", "menuClassName",
-                 "itemMatrix", "reserved"),
-            .one("@", "supermenu"),
         ]),
     ]
 

@@ -73,7 +73,8 @@ public struct ClassLayout: Sendable {
 
     /// One group (or a run of groups) of the layout.
     public struct Step: Sendable {
-        /// The group's type string (`"i@@"`).
+        /// The group's type string (`"i@@"`); `*` as an array's count (`"[*c]"`, bytes whose
+        /// number each object writes in its type string) matches any count.
         public let typeString: String
         /// One field per value of the type string.
         public let fields: [Field]

@@ -66,6 +66,25 @@ public enum ClassLayouts {
         }
     }
 
+    /// Whether the type string `bytes` is the step type string `pattern`: the same bytes, except
+    /// that `*` as an array's count (`"[*c]"`) stands for any count of one or more digits.
+    public static func typeString(_ bytes: ArraySlice<UInt8>, matches pattern: String) -> Bool {
+        var at = bytes.startIndex
+        var previous: UInt8 = 0
+        for expected in pattern.utf8 {
+            if expected == UInt8(ascii: "*"), previous == UInt8(ascii: "[") {
+                let digits = bytes[at...].prefix { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }
+                guard !digits.isEmpty else { return false }
+                at = digits.endIndex
+            } else {
+                guard at < bytes.endIndex, bytes[at] == expected else { return false }
+                at += 1
+            }
+            previous = expected
+        }
+        return at == bytes.endIndex
+    }
+
     /// Where the matcher is in an object's groups.
     private struct Cursor {
         let groupCount: Int
@@ -96,7 +115,7 @@ public enum ClassLayouts {
         func group(_ index: Int, is expected: String) -> Bool {
             guard index < groupCount else { return false }
             guard let bytes = typeString(index) else { return expected == "@" }
-            return expected.utf8.elementsEqual(bytes)
+            return ClassLayouts.typeString(bytes, matches: expected)
         }
 
         /// The groups `layout` takes from ``position`` on, or `nil` when its steps do not fit;

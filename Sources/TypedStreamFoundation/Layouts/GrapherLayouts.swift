@@ -4,11 +4,10 @@ extension ClassLayouts {
     /// Apple Grapher's document classes (`.gcx`): the definition tree, formats, values, the
     /// function pool and the operations behind the axes. Grapher writes a BOOL as `c` on macOS
     /// 10.14 and as `B` on macOS 13, so a class with BOOLs has both forms.
-    ///
-    /// `CPBezierPath` (an NSBezierPath subclass writing nothing of its own, v0) is left out until
-    /// NSBezierPath has a layout: a catalogued class whose chain does not match is decoded twice.
     static let grapherDocuments: [ClassLayout] = [
         ClassLayout("CPObject", 0, []),
+        // An NSBezierPath subclass that writes nothing of its own.
+        ClassLayout("CPBezierPath", 0, []),
         // A node of the document's definition tree.
         ClassLayout("CPTreeNode", 0, [
             .one("@", "parent"),

@@ -73,8 +73,8 @@ extension ClassLayouts {
             .one("c", "backgroundColorKind"),
             .one("@", "cursor/NSCursor"),
         ]),
-        // The text object of a nib: see ``textLayout(length:)``.
-    ] + [108, 157, 779, 1161].map(textLayout(length:)) + [
+        // The text object of a nib: see ``text``.
+        text,
         // An Interface Builder stand-in for a view of a custom class (`className`).
         ClassLayout("CustomView", 0, [
             .one("*@", "className/NSClassName", "object"),
@@ -236,10 +236,10 @@ extension ClassLayouts {
         .one("c", "cellBackgroundColorKind"),
     ]
 
-    /// The Text layout for a text of `length` bytes of RTF: the type string of its last group
-    /// holds the length, so each length seen has its own layout. Most of its settings are
-    /// numbers whose meaning is not established; then come its size limits and its text.
-    static func textLayout(length: Int) -> ClassLayout {
+    /// The Text layout: most of its settings are numbers whose meaning is not established;
+    /// then come its size limits and its text, RTF bytes as many as `textLength` says (and as
+    /// the type string of the last group holds).
+    static let text =
         ClassLayout("Text", 0, [
             .one("@", "reserved1"),
             // The frame inset by the margins in the texts seen.
@@ -251,7 +251,6 @@ extension ClassLayouts {
             .one("i", "value11"),
             .one("i", "value12"),
             .one("i", "textLength"),
-            .one("[\(length)c]", "rtf"),
+            .one("[*c]", "rtf"),
         ])
-    }
 }
