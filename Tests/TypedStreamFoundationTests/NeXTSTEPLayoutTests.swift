@@ -60,7 +60,7 @@ struct NeXTSTEPLayoutTests {
 
     /// The referenced object's class name.
     private func className(_ object: AnyObject?) -> String? {
-        (object as? LaidOutObject)?.className ?? (object as? GenericObject)?.archiveClassChain.first?.name
+        ((object as? LaidOutObject)?.archiveClassChain ?? (object as? ArchivableObject)?.archiveClassChain)?.first?.name
     }
 
     @Test(.needsCorpus) func flatRemapperButtonsFieldsAndConnectors() throws {

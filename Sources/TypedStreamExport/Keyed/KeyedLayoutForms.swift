@@ -13,10 +13,15 @@ extension LaidOutObject: KeyedArchiveRepresentable {
         let groups = contents.groups
         for entry in layout.entries(keyed: true) {
             var values: [PlistValue] = []
-            for g in entry.groups where entry.valueIndex < groups[g].valueCount {
-                let type = entry.valueIndex < groups[g].types.count ? groups[g].types[entry.valueIndex] : nil
-                values.append(try KeyedGroupValues.plist(groups[g].value(at: entry.valueIndex), type: type,
-                                                         encoder: encoder, objects: contents.objects))
+            for g in entry.groups {
+                var parts: [PlistValue] = []
+                for index in entry.valueIndices where index < groups[g].valueCount {
+                    let type = index < groups[g].types.count ? groups[g].types[index] : nil
+                    parts.append(try KeyedGroupValues.plist(groups[g].value(at: index), type: type,
+                                                            encoder: encoder, objects: contents.objects))
+                }
+                // Fields sharing one Apple key (a frame's four reals) are one array.
+                values.append(entry.valueIndices.count == 1 ? parts.first ?? .uid(0) : .array(parts))
             }
             encoder.encode(entry.isList ? .array(values) : values.first ?? .uid(0), forKey: entry.key)
         }
@@ -46,7 +51,8 @@ extension KeyedArchiveDecoder {
             }
             for step in layout.steps {
                 var stepKeys = keys
-                let fieldKeys = step.fields.map { stepKeys.take($0, of: layout.className, keyed: true) }
+                let slots = stepKeys.take(step.fields, of: layout.className, keyed: true)
+                let fieldKeys = slots.map(\.key)
                 let lists: [[PlistValue]]
                 switch step.repetition {
                 case .once:
@@ -69,7 +75,17 @@ extension KeyedArchiveDecoder {
                     throw KeyedArchiveError(.badObject, "\(link.name): the arrays of '\(fieldKeys.joined(separator: "', '"))' differ in length")
                 }
                 for repetition in 0..<count {
-                    let plists = lists.map { $0[repetition] }
+                    var plists: [PlistValue] = []
+                    for (slot, list) in zip(slots, lists) {
+                        guard slot.fields.count > 1 else {
+                            plists.append(list[repetition])
+                            continue
+                        }
+                        guard case .array(let parts) = list[repetition], parts.count == slot.fields.count else {
+                            throw KeyedArchiveError(.badObject, "\(link.name): '\(slot.key)' is not an array of \(slot.fields.count) values")
+                        }
+                        plists += parts
+                    }
                     let typeString = try Self.concreteTypeString(step.typeString, for: plists, in: link.name)
                     let converted = try KeyedGroupImport.archivedValues(plists, typeString: typeString, decoder: self)
                     object.groups.append(ArchivedGroup(typeString: ArraySlice(typeString.utf8), types: converted.types, values: converted.values))
@@ -97,8 +113,8 @@ extension KeyedArchiveDecoder {
     private static func hasKeys(of layout: ClassLayout, in value: PlistValue, keys: FieldKeys) -> Bool {
         var keys = keys
         for step in layout.steps {
-            let fieldKeys = step.fields.map { keys.take($0, of: layout.className, keyed: true) }
-            if step.repetition == .once, !fieldKeys.allSatisfy({ value[$0] != nil }) { return false }
+            let slots = keys.take(step.fields, of: layout.className, keyed: true)
+            if step.repetition == .once, !slots.allSatisfy({ value[$0.key] != nil }) { return false }
         }
         return true
     }

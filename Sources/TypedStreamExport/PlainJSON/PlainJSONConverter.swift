@@ -435,13 +435,15 @@ struct PlainJSONConverter: ~Copyable {
         for entry in entries {
             out.key(entry.key)
             if entry.isList { out.beginArray(&sink) }
+            // Plain keys are one per field.
+            let value = entry.valueIndices.lowerBound
             for g in entry.groups {
                 let types = object.groups[g].types
-                guard entry.valueIndex < types.count, var item = object.itemIndex(group: g, value: entry.valueIndex) else {
+                guard value < types.count, var item = object.itemIndex(group: g, value: value) else {
                     if !entry.isList { out.null() }
                     continue
                 }
-                try convertValue(object, at: &item, type: types[entry.valueIndex].unqualified, sink: &sink)
+                try convertValue(object, at: &item, type: types[value].unqualified, sink: &sink)
                 out.drainIfLarge(into: &sink)
             }
             if entry.isList { out.end(&sink) }

@@ -33,7 +33,7 @@ extension ClassLayouts {
         // of its items (NSMenuItem cells) and its supermenu. The fourth object is nil in every
         // menu seen.
         ClassLayout("NSMenuTemplate", 41, [
-            .one("ffccc@@@@", "x", "y", "flag1", "flag2", "flag3", "title/NSTitle", "menuClassName", "itemMatrix", "reserved"),
+            .one("ffccc@@@@", "location.x", "location.y", "flag1", "flag2", "flag3", "title/NSTitle", "menuClassName", "itemMatrix", "reserved"),
             .one("@", "supermenu"),
         ]),
         // A stand-in for an object the nib's owner makes (`className`), e.g. File's Owner.

@@ -136,12 +136,13 @@ extension LayoutMatch {
         /// The key: the field's name (or its Apple keyed name), as `Class.key` when an earlier
         /// field of the object has the same key.
         public let key: String
-        /// The field.
-        public let field: ClassLayout.Field
+        /// The fields written under the key: one, or (keyed) the consecutive fields of a group
+        /// that share one Apple key, such as a frame's four reals under `NSFrame`.
+        public let fields: [ClassLayout.Field]
         /// The groups holding its values: one, or a repeated step's run.
         public let groups: Range<Int>
-        /// The value's place in each of those groups.
-        public let valueIndex: Int
+        /// The values' places in each of those groups.
+        public let valueIndices: Range<Int>
         /// Whether the field is a list (its step repeats), even of one or no element.
         public let isList: Bool
     }
@@ -158,9 +159,9 @@ extension LayoutMatch {
             if fields.isRepeated {
                 while end < groups.count, groups[end].isRepeated, groups[end].repeatIndex > 0 { end += 1 }
             }
-            for (index, field) in fields.fields.enumerated() {
-                out.append(Entry(key: keys.take(field, of: fields.className, keyed: keyed), field: field,
-                                 groups: group..<end, valueIndex: index, isList: fields.isRepeated))
+            for slot in keys.take(fields.fields, of: fields.className, keyed: keyed) {
+                out.append(Entry(key: slot.key, fields: Array(fields.fields[slot.fields]), groups: group..<end,
+                                 valueIndices: slot.fields, isList: fields.isRepeated))
             }
             group = end
         }
@@ -168,19 +169,40 @@ extension LayoutMatch {
     }
 }
 
-/// The keys given to an object's fields so far: a key met again becomes `Class.key`. The
-/// outputs and the keyed import give keys in the same order, so they agree.
+/// The keys given to an object's fields so far: a key met again becomes `Class.key` (then
+/// `Class.key.2` …). The outputs and the keyed import give keys in the same order, so they agree.
 public struct FieldKeys: Sendable {
     private var used: Set<String> = []
 
     /// No keys yet.
     public init() {}
 
-    /// The key for `field` of class `className`'s part (its keyed name when `keyed` and it has one).
-    public mutating func take(_ field: ClassLayout.Field, of className: String, keyed: Bool) -> String {
-        let base = keyed ? field.keyedName ?? field.name : field.name
-        let key = used.insert(base).inserted ? base : "\(className).\(base)"
-        used.insert(key)
+    /// The keys for the fields of one group of class `className`'s part, with the fields each
+    /// covers: one key per field, except that when `keyed`, consecutive fields with the same
+    /// Apple key share it.
+    public mutating func take(_ fields: [ClassLayout.Field], of className: String, keyed: Bool) -> [(key: String, fields: Range<Int>)] {
+        var slots: [(key: String, fields: Range<Int>)] = []
+        var index = 0
+        while index < fields.count {
+            var end = index + 1
+            if keyed, let shared = fields[index].keyedName {
+                while end < fields.count, fields[end].keyedName == shared { end += 1 }
+            }
+            let base = keyed ? fields[index].keyedName ?? fields[index].name : fields[index].name
+            slots.append((unique(base, className), index..<end))
+            index = end
+        }
+        return slots
+    }
+
+    private mutating func unique(_ base: String, _ className: String) -> String {
+        if used.insert(base).inserted { return base }
+        var key = "\(className).\(base)"
+        var n = 2
+        while !used.insert(key).inserted {
+            key = "\(className).\(base).\(n)"
+            n += 1
+        }
         return key
     }
 }
