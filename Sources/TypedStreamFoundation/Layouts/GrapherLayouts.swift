@@ -6,6 +6,9 @@ extension ClassLayouts {
     /// 10.14 and as `B` on macOS 13, so a class with BOOLs has both forms.
     static let grapherDocuments: [ClassLayout] = [
         ClassLayout("CPObject", 0, []),
+        // A 3D affine transform (held as a nested archive in Grapher's settings): its twelve
+        // reals, one group each, in the order written.
+        ClassLayout("CP3DAffineTransform", 0, [.any("f", "elements")]),
         // An NSBezierPath subclass that writes nothing of its own.
         ClassLayout("CPBezierPath", 0, []),
         // A node of the document's definition tree.

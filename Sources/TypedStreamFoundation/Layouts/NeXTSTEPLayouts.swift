@@ -121,6 +121,29 @@ extension ClassLayouts {
         ]),
         ClassLayout("NXBrowserCell", 1, []),
 
+        // NeXTSTEP 1 and 2 icons (inside the StreamTables of NeXTSTEP 2 nibs): the icon's name,
+        // then three numbers whose meaning is not established (0, 8 or 35–36, 0 in the files).
+        // A bitmap that holds its pixels goes on with its size, seven numbers (not
+        // established) and its planes of bytes.
+        ClassLayout("Bitmap", 0, [
+            .one("*iis", "name", "value1", "value2", "value3"),
+            .optional("ff", "width", "height"),
+            .optional("i", "value4"),
+            .optional("iii", "value5", "value6", "value7"),
+            .optional("iiii", "value8", "value9", "value10", "value11"),
+            .any("[*c]", "planes"),
+        ]),
+        // An image representation: its size in points.
+        ClassLayout("NXImageRep", 0, [.one("ff", "width", "height")]),
+        // A bitmap: its size in pixels, four numbers (1, 3, 8, 0 in the files: taken to be
+        // the planar flag, the colours, the bits per sample and the alpha flag, not
+        // established), the bytes per row, and the pixels (`bytesPerRow` × `pixelsHigh` bytes).
+        ClassLayout("NXBitmapImageRep", 0, [
+            .one("iissss", "pixelsWide", "pixelsHigh", "value1", "value2", "value3", "value4"),
+            .one("s", "value5"),
+            .one("is", "bytesPerRow", "value6"),
+            .one("[*c]", "data"),
+        ]),
         // Images, cursors, sounds, print settings.
         // An image with its representation (a bitmap), as NeXTSTEP 2's colour panel holds
         // them; the other values are 1, 0, 2 and nil in every such image seen.
