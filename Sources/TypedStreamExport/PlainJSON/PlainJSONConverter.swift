@@ -114,12 +114,17 @@ struct PlainJSONConverter: ~Copyable {
     private mutating func convertValues(of object: PlainJSONObject, group: Int, writing: Int?, sink: inout OutputWriter) throws(ArchiveJSONError) {
         guard group >= 0, group < object.groups.count else { return }
         let g = object.groups[group]
+        if let writing {
+            // Only that value is converted: the others are passed over, not written unseen
+            // (an object converted unseen would count as written, and be referred to later).
+            guard writing < g.types.count, var item = object.itemIndex(group: group, value: writing) else { return }
+            try convertValue(object, at: &item, type: g.types[writing].unqualified, sink: &sink)
+            out.drainIfLarge(into: &sink)
+            return
+        }
         var item = g.items.lowerBound
         for i in g.types.indices where item < g.items.upperBound {
-            let muted = writing != nil && writing != i
-            if muted { out.mute() }
             try convertValue(object, at: &item, type: g.types[i].unqualified, sink: &sink)
-            if muted { out.unmute() }
             out.drainIfLarge(into: &sink)
         }
     }
@@ -435,16 +440,9 @@ struct PlainJSONConverter: ~Copyable {
         for entry in entries {
             out.key(entry.key)
             if entry.isList { out.beginArray(&sink) }
-            // Plain keys are one per field.
-            let value = entry.valueIndices.lowerBound
+            // Plain keys are one per field; the match has checked that each group holds it.
             for g in entry.groups {
-                let types = object.groups[g].types
-                guard value < types.count, var item = object.itemIndex(group: g, value: value) else {
-                    if !entry.isList { out.null() }
-                    continue
-                }
-                try convertValue(object, at: &item, type: types[value].unqualified, sink: &sink)
-                out.drainIfLarge(into: &sink)
+                try convertValues(of: object, group: g, writing: entry.valueIndices.lowerBound, sink: &sink)
             }
             if entry.isList { out.end(&sink) }
         }
