@@ -46,7 +46,10 @@ extension KeyedArchiveDecoder {
         var keys = FieldKeys()
         for link in chain.reversed() {
             let candidates = ClassLayouts.layouts(forClassName: link.name).filter { $0.versions.contains(link.version) }
-            guard let layout = candidates.first(where: { Self.hasKeys(of: $0, in: value, keys: keys) }) else {
+            // Of the layouts whose always-written fields are all there, the one that takes the
+            // most of the keys (a variant with an extra group needs its keys; the first on a tie).
+            let fitting = candidates.compactMap { layout in Self.keysTaken(by: layout, in: value, keys: keys).map { (layout, $0) } }
+            guard let layout = fitting.max(by: { $0.1 < $1.1 })?.0 else {
                 throw KeyedArchiveError(.badObject, "\(link.name) v\(link.version): the keys of no known layout are all there")
             }
             for step in layout.steps {
@@ -109,13 +112,17 @@ extension KeyedArchiveDecoder {
         return typeString.replacingOccurrences(of: "[*", with: "[\(count)")
     }
 
-    /// Whether every field of `layout` that is always written has its key in `value`.
-    private static func hasKeys(of layout: ClassLayout, in value: PlistValue, keys: FieldKeys) -> Bool {
+    /// How many of `layout`'s keys `value` holds, or `nil` when a field that is always written
+    /// has no key there.
+    private static func keysTaken(by layout: ClassLayout, in value: PlistValue, keys: FieldKeys) -> Int? {
         var keys = keys
+        var taken = 0
         for step in layout.steps {
             let slots = keys.take(step.fields, of: layout.className, keyed: true)
-            if step.repetition == .once, !slots.allSatisfy({ value[$0.key] != nil }) { return false }
+            let present = slots.filter { value[$0.key] != nil }.count
+            if step.repetition == .once, present < slots.count { return nil }
+            taken += present
         }
-        return true
+        return taken
     }
 }
