@@ -35,7 +35,7 @@ struct ArchiveLayoutNames {
                 if inChain {
                     if open.last?.catalogued == nil, let top = open.indices.last {
                         let name = token.form == .null ? nil : index.text(ofSlot: token.slot)
-                        open[top].catalogued = name.map { !ClassLayouts.layouts(forClassName: String(decoding: $0, as: UTF8.self)).isEmpty } ?? false
+                        open[top].catalogued = name.map { ClassLayouts.describes(String(decoding: $0, as: UTF8.self)) } ?? false
                     }
                     inChain = token.form == .new
                     continue

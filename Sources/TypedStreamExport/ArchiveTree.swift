@@ -156,7 +156,7 @@ struct ArchiveTreeWriter {
         objectClasses = Array(repeating: -1, count: index.slotCount)
         let catalogued = (0..<index.slotCount).contains { slot in
             index.kind(ofSlot: slot) == .class && index.text(ofSlot: slot).map {
-                !ClassLayouts.layouts(forClassName: String(decoding: $0, as: UTF8.self)).isEmpty
+                ClassLayouts.describes(String(decoding: $0, as: UTF8.self))
             } == true
         }
         names = catalogued ? ArchiveLayoutNames(index: index) : nil

@@ -34,7 +34,7 @@ extension KeyedArchiveDecoder {
     /// chain. `nil` when its class is not catalogued; throws `badObject` when no layout's keys
     /// are all there.
     func laidOutObject(_ uid: UInt32, _ value: PlistValue, names: [String]) throws(KeyedArchiveError) -> AnyObject? {
-        guard let name = names.first, !ClassLayouts.layouts(forClassName: name).isEmpty,
+        guard let name = names.first, ClassLayouts.describes(name),
               case .array(let versionList)? = value["TSClassVersions"], versionList.count == names.count else { return nil }
         var chain: [ArchiveClassLink] = []
         for (name, version) in zip(names, versionList) {

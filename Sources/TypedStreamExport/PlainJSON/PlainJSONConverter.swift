@@ -422,7 +422,7 @@ struct PlainJSONConverter: ~Copyable {
     /// Whether the class of `object` has a layout (looked up once per class).
     private mutating func isCatalogued(_ object: PlainJSONObject) -> Bool {
         if let known = catalogued[object.classSlot] { return known }
-        let known = !ClassLayouts.layouts(forClassName: object.className).isEmpty
+        let known = ClassLayouts.describes(object.className)
         catalogued[object.classSlot] = known
         return known
     }

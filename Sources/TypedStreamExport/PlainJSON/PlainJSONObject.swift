@@ -235,7 +235,7 @@ extension PlainJSONObject {
     /// The field names ``ClassLayouts`` gives its groups, for its class chain `chain`; `nil`
     /// when its class is not catalogued or its groups match no layout.
     func layoutMatch(chain: [ArchiveClassLink]) -> LayoutMatch? {
-        guard let name = chain.first?.name, !ClassLayouts.layouts(forClassName: name).isEmpty else { return nil }
+        guard let name = chain.first?.name, ClassLayouts.describes(name) else { return nil }
         return ClassLayouts.match(chain: chain, groupCount: groups.count,
                                   typeString: { groups[$0].typeString ?? nil },
                                   integer: { integer(group: $0, value: $1) })

@@ -121,17 +121,22 @@ public enum ReadableValues {
         var reader = TokenReader(bytes: index.bytes)
         var groupTypes: [ArraySlice<UInt8>] = []
         var depth = 0
-        // The first three top-level type strings decide; nothing else is read.
+        // The first three top-level type strings decide, each as soon as it is read: any other
+        // archive is left at its first or second group, not read to its end.
+        let expected = ["i", "@i", "@@"]
         while groupTypes.count < 3, let token = try? reader.nextCompact() {
             switch token.code {
-            case .typeString where depth == 0: groupTypes.append(index.bytes[token.payload])
+            case .typeString where depth == 0:
+                let type = index.bytes[token.payload]
+                guard type.elementsEqual(expected[groupTypes.count].utf8) else { return nil }
+                groupTypes.append(type)
+            case .untypedGroup where depth == 0: return nil
             case .object where token.form == .new: depth += 1
             case .endOfObject: depth -= 1
             default: break
             }
         }
-        guard groupTypes.count >= 2, groupTypes[0].elementsEqual("i".utf8), groupTypes[1].elementsEqual("@i".utf8),
-              groupTypes.count < 3 || groupTypes[2].elementsEqual("@@".utf8) else { return nil }
+        guard groupTypes.count >= 2 else { return nil }
         return try? ColorListDocument(bytes: index.bytes)
     }
 }

@@ -27,6 +27,12 @@ public enum ClassLayouts {
         byName.keys.filter { name in !roots.contains { $0.className == name } }.sorted()
     }
 
+    /// Whether the catalogue describes `className` (the root classes, which write nothing of
+    /// their own, are not counted): the test the outputs make before looking for names.
+    public static func describes(_ className: String) -> Bool {
+        byName[className] != nil && className != "NSObject" && className != "Object"
+    }
+
     /// The layouts of `className`, in catalogue order.
     public static func layouts(forClassName className: String) -> [ClassLayout] {
         byName[className] ?? []
