@@ -97,12 +97,7 @@ extension ClassLayouts {
             .one("ffff", "textRect.x", "textRect.y", "textRect.width", "textRect.height"),
             .one("ciifffc@@s", "value1", "value2", "value3", "value4", "value5", "value6", "value7",
                  "backgroundColor", "textColor", "textFlags"),
-            .one("ff", "maxWidth", "maxHeight"),
-            .one("ff", "minWidth", "minHeight"),
-            .one("i", "value11"),
-            .one("i", "value12"),
-            .one("i", "textLength"),
-            .one("[*c]", "rtf"),
+        ] + textLimitsAndRTF + [
             .one("c", "value13"),
         ]),
         // A view of a class the nib's owner defines (`className`), placed as an instance of the

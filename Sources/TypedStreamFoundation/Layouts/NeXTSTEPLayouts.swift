@@ -269,11 +269,16 @@ extension ClassLayouts {
             .one("ffff", "textRectX", "textRectY", "textRectWidth", "textRectHeight"),
             .one("ciifffcfffs", "value1", "value2", "value3", "value4", "value5", "value6", "value7",
                  "value8", "value9", "value10", "textFlags"),
-            .one("ff", "maxWidth", "maxHeight"),
-            .one("ff", "minWidth", "minHeight"),
-            .one("i", "value11"),
-            .one("i", "value12"),
-            .one("i", "textLength"),
-            .one("[*c]", "rtf"),
-        ])
+        ] + textLimitsAndRTF)
+
+    /// The end of a text object's part, NeXTSTEP's `Text` and OPENSTEP's `NSCStringText` alike:
+    /// its size limits, two numbers whose meaning is not established, and its RTF.
+    static let textLimitsAndRTF: [ClassLayout.Step] = [
+        .one("ff", "maxWidth", "maxHeight"),
+        .one("ff", "minWidth", "minHeight"),
+        .one("i", "value11"),
+        .one("i", "value12"),
+        .one("i", "textLength"),
+        .one("[*c]", "rtf"),
+    ]
 }
