@@ -24,8 +24,7 @@ public final class NestedArchives: @unchecked Sendable {
     /// `streamtyped`).
     public static func isTypedstream(_ bytes: ArraySlice<UInt8>) -> Bool {
         guard bytes.count >= 13, let first = bytes.first, first == 3 || first == 4, bytes[bytes.startIndex + 1] == 11 else { return false }
-        let signature = bytes[bytes.startIndex + 2..<bytes.startIndex + 13]
-        return signature.elementsEqual("typedstream".utf8) || signature.elementsEqual("streamtyped".utf8)
+        return ByteOrder(signature: bytes[bytes.startIndex + 2..<bytes.startIndex + 13]) != nil
     }
 
     /// The result of looking at bytes for a nested archive.
