@@ -283,6 +283,29 @@ def ts_chain(target):
     return array_file(head, n, body)
 
 
+def ts_laid_out_chain(target):
+    """Root array of N NSCustomObject v41 objects (a class the layout catalogue describes: one
+    "@@" group, className and extension): each one's className a new NSString, its extension a
+    reference to the object before it, so every command names fields all the way."""
+    w = W()
+    head = array_head(w)
+    body = bytearray()
+    at, pair = w.s("@"), w.s("@@")
+    first, prev = w.new(("NSCustomObject", 41), NSOBJ)
+    name, _ = w.string_object(b"C")
+    body += at + first + pair + name + b"\x85" + b"\x86"
+    custom, nsstring = ref(w.classes[b"NSCustomObject"]), ref(w.classes[b"NSString"])
+    limit = target - len(head) - 8
+    n = 1
+    while len(body) < limit:
+        slot = w.slot()
+        w.slot()  # the className string
+        body += at + b"\x84" + custom + pair + b"\x84" + nsstring + w.s("+") + ienc(1) + b"C" + b"\x86" + ref(prev) + b"\x86"
+        prev = slot
+        n += 1
+    return array_file(head, n, body)
+
+
 FAN_LEVELS = 40
 
 
@@ -1068,6 +1091,8 @@ SHAPES = {
                     "chains of 1 000 new classes ending at the previous object's class: hierarchy ~size/12 deep"),
     "many-type-strings": ("typedstream", "yes", ts_many_type_strings, "~size/20 distinct struct type strings, one group each"),
     "chain": ("typedstream", "yes", ts_chain, "~size/8 Link objects, each referring to the previous one"),
+    "laid-out-chain": ("typedstream", "yes", ts_laid_out_chain,
+                       "~size/16 NSCustomObjects (a catalogued class: named fields), each referring to the previous one"),
     "fan-in": ("typedstream", "yes", ts_fan_in, "billion laughs: 40 levels of NSArray [L(k-1), L(k-1)], top referenced ~size/2 times"),
     "big-shared": ("typedstream", "yes", ts_big_shared, "one 1 MiB NSString referenced ~size/2 times"),
     "big-shared-type": ("typedstream", "yes", ts_big_shared_type, "one 1 MiB type string {NNN…=c} used by ~size/2 top-level groups"),
