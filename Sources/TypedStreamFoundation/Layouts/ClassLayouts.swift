@@ -19,18 +19,19 @@ public enum ClassLayouts {
 
     /// The root classes, which archive nothing of their own.
     static let roots = [ClassLayout("NSObject", 0, []), ClassLayout("Object", 0, [])]
+    private static let rootNames = Set(roots.map(\.className))
 
     private static let byName: [String: [ClassLayout]] = Dictionary(grouping: all, by: \.className)
 
     /// The catalogued class names other than the root classes, sorted.
     public static var classNames: [String] {
-        byName.keys.filter { name in !roots.contains { $0.className == name } }.sorted()
+        byName.keys.filter { !rootNames.contains($0) }.sorted()
     }
 
     /// Whether the catalogue describes `className` (the root classes, which write nothing of
     /// their own, are not counted): the test the outputs make before looking for names.
     public static func describes(_ className: String) -> Bool {
-        byName[className] != nil && className != "NSObject" && className != "Object"
+        byName[className] != nil && !rootNames.contains(className)
     }
 
     /// The layouts of `className`, in catalogue order.
