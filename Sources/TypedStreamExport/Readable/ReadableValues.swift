@@ -94,20 +94,10 @@ public enum ReadableValues {
         return "\(x)"
     }
 
-    /// Text in double quotes, with `"`, `\` and control characters escaped.
+    /// Text in double quotes, whole, escaped as error messages escape input
+    /// (``TextExcerpt``: quotes, backslashes, C0 and C1 control characters).
     static func quoted(_ text: String) -> String {
-        var out = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\t": out += "\\t"
-            default:
-                if scalar.value < 0x20 { out += "\\u{\(String(scalar.value, radix: 16))}" } else { out.unicodeScalars.append(scalar) }
-            }
-        }
-        return out + "\""
+        TextExcerpt.quoted(text, limit: text.unicodeScalars.count)
     }
 
     /// The plain text of RTF (or serialized RTFD) bytes, `nil` for other bytes.
