@@ -21,7 +21,7 @@ let package = Package(
         // (libm for float rounding).
         .target(name: "TypedStream", dependencies: ["ObjCTypeEncoding"], linkerSettings: [.linkedLibrary("m")]),
         // Class codecs: Foundation, AppKit and NeXTSTEP classes; bridges to Foundation values.
-        .target(name: "TypedStreamFoundation", dependencies: ["TypedStream"]),
+        .target(name: "TypedStreamFoundation", dependencies: ["ObjCTypeEncoding", "TypedStream"]),
         // Codable over the ordered coder.
         .target(name: "TypedStreamCodable", dependencies: ["TypedStream", "TypedStreamFoundation"]),
         // JSON (lossless and plain), keyed-archive plists, annotated hex dumps.

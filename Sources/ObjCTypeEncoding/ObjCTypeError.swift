@@ -1,7 +1,7 @@
 /// An `@encode` string that does not parse: a code, the character position and a reason.
 ///
 /// `==` compares codes only, so tests can match the kind of failure.
-public struct ObjCTypeError: Error, Hashable, Sendable, CustomStringConvertible {
+public struct ObjCTypeError: CodedError {
     /// The kinds of malformed type string.
     public enum Code: String, Hashable, Sendable {
         /// The string ended inside a type (`{`, `[12`, `{a=i`).
@@ -35,8 +35,4 @@ public struct ObjCTypeError: Error, Hashable, Sendable, CustomStringConvertible 
     /// "position 3: expected '}' …".
     public var description: String { "type string position \(position): \(reason)" }
 
-    /// Compares codes only.
-    public static func == (lhs: ObjCTypeError, rhs: ObjCTypeError) -> Bool { lhs.code == rhs.code }
-    /// Hashes the code only, consistent with `==`.
-    public func hash(into hasher: inout Hasher) { hasher.combine(code) }
 }

@@ -1,3 +1,5 @@
+import ObjCTypeEncoding
+
 import TypedStream
 
 /// An error from a Model document: a code, the file it concerns, the byte offset in that file
@@ -5,7 +7,7 @@ import TypedStream
 /// "/docs/a/document.typedstream: offset 0x2f (47): expected type 'i', found '@'".
 ///
 /// `==` compares codes only.
-public struct ModelDocumentError: Error, Hashable, Sendable, CustomStringConvertible {
+public struct ModelDocumentError: CodedError {
     /// The kinds of failure.
     public enum Code: String, Hashable, Sendable, CaseIterable {
         /// The folder holds no Model document (no settings file).
@@ -77,12 +79,7 @@ public struct ModelDocumentError: Error, Hashable, Sendable, CustomStringConvert
         if let action, let path { return "cannot \(action) '\(path)': \(reason)" }
         var text = ""
         if let path { text += "\(path): " }
-        if let offset { text += "offset 0x\(String(offset, radix: 16)) (\(offset)): " }
-        return text + reason
+        return text + Self.located(reason, at: offset)
     }
 
-    /// Compares codes only.
-    public static func == (lhs: ModelDocumentError, rhs: ModelDocumentError) -> Bool { lhs.code == rhs.code }
-    /// Hashes the code only, consistent with `==`.
-    public func hash(into hasher: inout Hasher) { hasher.combine(code) }
 }

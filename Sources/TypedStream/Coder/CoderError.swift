@@ -1,9 +1,11 @@
+import ObjCTypeEncoding
+
 /// An error from the ordered coder (``Unarchiver`` / ``Archiver``): a code, the byte offset in
 /// the archive where it happened (when known) and a human reason, as in
 /// "offset 0x2f: expected type 'i', found '@'".
 ///
 /// `==` compares codes only.
-public struct CoderError: Error, Hashable, Sendable, CustomStringConvertible {
+public struct CoderError: CodedError {
     /// The kinds of coder failure.
     public enum Code: String, Hashable, Sendable, CaseIterable {
         /// The archive's bytes are malformed (the wire error is in the reason).
@@ -48,13 +50,6 @@ public struct CoderError: Error, Hashable, Sendable, CustomStringConvertible {
     }
 
     /// "offset 0x2f (47): reason".
-    public var description: String {
-        guard let offset else { return reason }
-        return "offset 0x\(String(offset, radix: 16)) (\(offset)): \(reason)"
-    }
+    public var description: String { Self.located(reason, at: offset) }
 
-    /// Compares codes only.
-    public static func == (lhs: CoderError, rhs: CoderError) -> Bool { lhs.code == rhs.code }
-    /// Hashes the code only, consistent with `==`.
-    public func hash(into hasher: inout Hasher) { hasher.combine(code) }
 }

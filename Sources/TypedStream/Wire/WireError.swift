@@ -1,8 +1,10 @@
+import ObjCTypeEncoding
+
 /// An error from the wire layer (reading or writing tokens): a code, the byte offset and a
 /// human reason, as in "offset 0x1a3: expected a type string, found end of data".
 ///
 /// `==` compares codes only.
-public struct WireError: Error, Hashable, Sendable, CustomStringConvertible {
+public struct WireError: CodedError {
     /// The kinds of wire failure.
     public enum Code: String, Hashable, Sendable, CaseIterable {
         /// The data ended in the middle of an item.
@@ -54,10 +56,6 @@ public struct WireError: Error, Hashable, Sendable, CustomStringConvertible {
     }
 
     /// "offset 0x1a3: reason".
-    public var description: String { "offset 0x\(String(offset, radix: 16)) (\(offset)): \(reason)" }
+    public var description: String { Self.located(reason, at: offset) }
 
-    /// Compares codes only.
-    public static func == (lhs: WireError, rhs: WireError) -> Bool { lhs.code == rhs.code }
-    /// Hashes the code only, consistent with `==`.
-    public func hash(into hasher: inout Hasher) { hasher.combine(code) }
 }

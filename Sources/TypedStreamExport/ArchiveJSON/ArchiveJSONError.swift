@@ -1,9 +1,11 @@
+import ObjCTypeEncoding
+
 /// An error from JSON import or export: a code, where it happened (a JSON path such as
 /// `groups[0].values[0].groups[3]`, or a byte offset in the JSON text for syntax errors) and a
 /// human reason.
 ///
 /// `==` compares codes only.
-public struct ArchiveJSONError: Error, Hashable, Sendable, CustomStringConvertible {
+public struct ArchiveJSONError: CodedError {
     /// The kinds of failure.
     public enum Code: String, Hashable, Sendable, CaseIterable {
         /// The text is not JSON (bad token, unterminated string, invalid UTF-8, trailing data).
@@ -60,8 +62,4 @@ public struct ArchiveJSONError: Error, Hashable, Sendable, CustomStringConvertib
         return (path.isEmpty ? "top level" : path) + ": " + reason
     }
 
-    /// Compares codes only.
-    public static func == (lhs: ArchiveJSONError, rhs: ArchiveJSONError) -> Bool { lhs.code == rhs.code }
-    /// Hashes the code only, consistent with `==`.
-    public func hash(into hasher: inout Hasher) { hasher.combine(code) }
 }

@@ -1,10 +1,12 @@
+import ObjCTypeEncoding
+
 import TypedStream
 
 /// An error from keyed-archive export or import: a code, the byte offset in the typedstream
 /// when the failure comes from decoding one, and a human reason.
 ///
 /// `==` compares codes only.
-public struct KeyedArchiveError: Error, Hashable, Sendable, CustomStringConvertible {
+public struct KeyedArchiveError: CodedError {
     /// The kinds of failure.
     public enum Code: String, Hashable, Sendable, CaseIterable {
         /// The typedstream could not be decoded (the coder's reason and offset are kept).
@@ -51,13 +53,6 @@ public struct KeyedArchiveError: Error, Hashable, Sendable, CustomStringConverti
     }
 
     /// "offset 0x2f (47): reason", or the reason alone.
-    public var description: String {
-        guard let offset else { return reason }
-        return "offset 0x\(String(offset, radix: 16)) (\(offset)): \(reason)"
-    }
+    public var description: String { Self.located(reason, at: offset) }
 
-    /// Compares codes only.
-    public static func == (lhs: KeyedArchiveError, rhs: KeyedArchiveError) -> Bool { lhs.code == rhs.code }
-    /// Hashes the code only, consistent with `==`.
-    public func hash(into hasher: inout Hasher) { hasher.combine(code) }
 }

@@ -1,9 +1,11 @@
+import ObjCTypeEncoding
+
 /// An error from reading an old NeXT binary property list: a code, the byte offset and a human
 /// reason, as in "offset 0x8 (8): string length 40 is larger than the 12 bytes that remain".
 ///
 /// Offsets count from the first byte of the property list (not of the archive that holds it).
 /// `==` compares codes only, so tests can match a kind of failure without spelling the reason.
-public struct NeXTPlistError: Error, Hashable, Sendable, CustomStringConvertible {
+public struct NeXTPlistError: CodedError {
     /// The kinds of failure.
     public enum Code: String, Hashable, Sendable, CaseIterable {
         /// The data ended in the middle of a value.
@@ -38,10 +40,6 @@ public struct NeXTPlistError: Error, Hashable, Sendable, CustomStringConvertible
     }
 
     /// "offset 0x1a (26): reason".
-    public var description: String { "offset 0x\(String(offset, radix: 16)) (\(offset)): \(reason)" }
+    public var description: String { Self.located(reason, at: offset) }
 
-    /// Compares codes only.
-    public static func == (lhs: NeXTPlistError, rhs: NeXTPlistError) -> Bool { lhs.code == rhs.code }
-    /// Hashes the code only, consistent with `==`.
-    public func hash(into hasher: inout Hasher) { hasher.combine(code) }
 }
