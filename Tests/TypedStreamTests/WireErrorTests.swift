@@ -47,6 +47,8 @@ struct WireErrorTests {
         WireErrorRow(Array("GNUstep archive00002c25:0000001c:00000080:00000000:".utf8), .foreignGNUstep, at: 0, "GNUstep archive"),
         WireErrorRow(Array("bplist00".utf8) + [0xD0, 0x08], .foreignKeyedArchive, at: 0, "bplist00"),
         WireErrorRow(Array("<?xml version=\"1.0\"?>".utf8), .foreignKeyedArchive, at: 0, "XML plist"),
+        WireErrorRow([0xEF, 0xBB, 0xBF, 0x0A] + Array("<plist version=\"1.0\">".utf8), .foreignKeyedArchive, at: 0, "XML plist after a byte-order mark"),
+        WireErrorRow(Array("bplist15".utf8) + [0x00], .foreignKeyedArchive, at: 0, "bplist of another version"),
     ]
 
     static let integerRows: [WireErrorRow] = {

@@ -1,4 +1,5 @@
 import Foundation
+import TypedStream
 import TypedStreamExport
 
 /// A property-list value as a Swift value (named apart from TypedStreamExport's `PlistValue`, which
@@ -110,7 +111,7 @@ public enum SettingsValue: Hashable, Sendable {
     public static func parseDictionary(_ bytes: [UInt8], path: String?, code: ModelDocumentError.Code) throws(ModelDocumentError) -> [String: SettingsValue] {
         // Binary and XML property lists are checked by our bounded readers first (nesting, shared
         // references, no entities: PlistLimits), so Foundation only parses what they accept.
-        if bytes.starts(with: Array("bplist".utf8)) || XMLPlistReader.looksLikeXML(bytes) {
+        if let format = ForeignFormat.recognise(bytes), format != .gnustepArchive {
             do { _ = try KeyedArchiveImporter.plist(from: bytes) } catch {
                 throw ModelDocumentError(code, path: path, offset: error.offset, "not a property list: \(error.reason)")
             }

@@ -327,17 +327,8 @@ public struct TokenReader: Sendable {
         offset = 1
         guard version == 3 || version == 4 else {
             // Other formats, named (none starts with byte 3 or 4, so a typedstream never pays
-            // for these tests: four generic prefix comparisons are a tenth of indexing a
-            // message body).
-            if bytes.starts(with: "bplist00".utf8) {
-                throw WireError(.foreignKeyedArchive, at: 0, "this is a binary property list (bplist00), such as an NSKeyedArchiver archive, not a typedstream")
-            }
-            if bytes.starts(with: "GNUstep archive".utf8) {
-                throw WireError(.foreignGNUstep, at: 0, "this is a GNUstep archive (header 'GNUstep archive'), a different format from Apple's typedstream")
-            }
-            if bytes.starts(with: "<?xml".utf8) || bytes.starts(with: "bplist".utf8) {
-                throw WireError(.foreignKeyedArchive, at: 0, "this is a property list, not a typedstream")
-            }
+            // for these tests).
+            if let foreign = ForeignFormat.recognise(bytes) { throw foreign.headerError(bytes) }
             if bytes.count >= 13, ByteOrder(signature: bytes[2..<13]) != nil {
                 throw WireError(.unsupportedVersion, at: 0, "streamer version \(version) is not supported (only 3 and 4 exist)")
             }

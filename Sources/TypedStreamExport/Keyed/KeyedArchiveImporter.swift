@@ -34,7 +34,7 @@ public enum KeyedArchiveImporter {
     /// ``BinaryPlistReader``, anything else by ``XMLPlistReader`` — both bounded by `limits`,
     /// neither by Foundation. Throws ``KeyedArchiveError`` `notAKeyedArchive`.
     public static func plist(from bytes: [UInt8], limits: PlistLimits = .default) throws(KeyedArchiveError) -> PlistValue {
-        if bytes.starts(with: Array("bplist".utf8)) { return try BinaryPlistReader.read(bytes, limits: limits) }
+        if ForeignFormat.recognise(bytes) == .binaryPropertyList { return try BinaryPlistReader.read(bytes, limits: limits) }
         return try XMLPlistReader.read(bytes, limits: limits)
     }
 

@@ -22,14 +22,6 @@ public enum XMLPlistReader {
         return try parser.document()
     }
 
-    /// Whether `bytes` start (after a byte-order mark and white space) like XML: `<?xml`,
-    /// `<!DOCTYPE`, `<plist` or a comment.
-    public static func looksLikeXML(_ bytes: [UInt8]) -> Bool {
-        var start = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
-        while start < bytes.count, [0x20, 0x09, 0x0A, 0x0D].contains(bytes[start]) { start += 1 }
-        let head = bytes[start..<min(bytes.count, start + 9)]
-        return ["<?xml", "<!DOCTYPE", "<plist", "<!--"].contains { head.starts(with: $0.utf8) }
-    }
 }
 
 /// The XML plist parser behind ``XMLPlistReader``.

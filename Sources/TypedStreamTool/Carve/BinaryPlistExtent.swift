@@ -1,3 +1,4 @@
+import TypedStream
 import TypedStreamExport
 
 /// Where a `bplist00` binary property list that starts at a known offset ends, and whether it
@@ -132,6 +133,6 @@ final class BinaryPlistTrailers {
     }
 
     private func startsList(at offset: Int) throws(FileReadError) -> Bool {
-        try source.read(at: offset, count: 8) == Array("bplist00".utf8)
+        try source.read(at: offset, count: 8) == ForeignFormat.binaryPropertyList00
     }
 }

@@ -118,7 +118,7 @@ enum CarveSignature: Hashable, Sendable {
 
     private static let typedstream = Array("typedstream".utf8)
     private static let streamtyped = Array("streamtyped".utf8)
-    private static let bplist = Array("bplist00".utf8)
+    private static let bplist = ForeignFormat.binaryPropertyList00
     private static let base64Streamtyped = Array("dHJlYW10eXBl".utf8)
     private static let base64Typedstream = Array("eXBlZHN0cmVh".utf8)
     private static let base64Bplist = Array("YnBsaXN0MD".utf8)

@@ -167,7 +167,7 @@ struct Carver {
             try run.decode(upTo: maximumSize)
             read += run.decoded.count
             let examined = try offset + run.textLength(encoding: run.decoded.count)
-            guard run.decoded.starts(with: Array("bplist00".utf8)) else { return (nil, examined) }
+            guard run.decoded.starts(with: ForeignFormat.binaryPropertyList00) else { return (nil, examined) }
             var firstDamage: (offset: Int, reason: String)?
             for end in BinaryPlistExtent.ends(in: run.decoded).prefix(4) {
                 let bytes = Array(run.decoded.prefix(end))

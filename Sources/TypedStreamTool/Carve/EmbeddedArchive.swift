@@ -24,7 +24,7 @@ enum EmbeddedArchive {
             if case .archive(let length, _, _) = outcome { return try source.read(at: offset, count: length) }
             return try source.read(at: offset, count: maximumSize)
         }
-        if head.starts(with: Array("bplist00".utf8)) {
+        if head.starts(with: ForeignFormat.binaryPropertyList00) {
             let trailers = BinaryPlistTrailers(source: source, maximumSize: maximumSize)
             for end in try trailers.ends(ofListAt: offset) {
                 let bytes = try source.read(at: offset, count: end - offset)

@@ -48,9 +48,12 @@ public enum FormatDetector {
     public static func detect(_ bytes: [UInt8]) -> Detection {
         if bytes.isEmpty { return Detection(.empty, "empty", reason: "the file has no bytes") }
         if let typedStream = detectTypedStream(bytes) { return typedStream }
-        if bytes.starts(with: "bplist".utf8) { return detectBinaryPropertyList(bytes) }
-        if bytes.starts(with: "GNUstep archive".utf8) { return detectGNUstep(bytes) }
-        if let xml = detectXML(bytes) { return xml }
+        switch ForeignFormat.recognise(bytes) {
+        case .binaryPropertyList: return detectBinaryPropertyList(bytes)
+        case .gnustepArchive: return detectGNUstep(bytes)
+        case .xml: if let xml = detectXML(bytes) { return xml }
+        case nil: break
+        }
         if bytes.count >= 12, let shape = NeXTPropertyListShape(bytes) {
             let unit = shape.kind == "array" ? "element" : shape.kind == "dictionary" ? "entry" : "byte"
             let plural = shape.count == 1 ? unit : unit == "entry" ? "entries" : unit + "s"
@@ -70,8 +73,12 @@ public enum FormatDetector {
     /// is only white space so far may still turn out to be XML. Typedstreams, GNUstep archives
     /// and unknown files are told from their first bytes.
     public static func needsWholeFile(_ head: [UInt8]) -> Bool {
-        if signatureByteOrder(head) != nil || head.starts(with: "GNUstep archive".utf8) { return false }
-        if head.starts(with: "bplist".utf8) { return true }
+        if signatureByteOrder(head) != nil { return false }
+        switch ForeignFormat.recognise(head) {
+        case .gnustepArchive: return false
+        case .binaryPropertyList, .xml: return true
+        case nil: break
+        }
         var start = head.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
         while start < head.count, [0x20, 0x09, 0x0A, 0x0D].contains(head[start]) { start += 1 }
         if start == head.count || head[start] == UInt8(ascii: "<") { return true }
@@ -121,7 +128,7 @@ public enum FormatDetector {
 
     private static func detectBinaryPropertyList(_ bytes: [UInt8]) -> Detection {
         let header = String(decoding: bytes.prefix(8), as: UTF8.self)
-        guard bytes.starts(with: "bplist00".utf8) else {
+        guard bytes.starts(with: ForeignFormat.binaryPropertyList00) else {
             return Detection(.binaryPropertyList, "binary property list (format \(header.dropFirst(6)))",
                              reason: "header \"\(header)\"; only bplist00 is checked further")
         }
@@ -143,18 +150,16 @@ public enum FormatDetector {
     }
 
     /// Whether `bytes` start as a property list — `bplist00`, or an XML document (see
-    /// ``xmlHead(_:)``) — without parsing them.
+    /// ``ForeignFormat/xmlStart(_:)``) — without parsing them.
     static func startsAsPropertyList(_ bytes: [UInt8]) -> Bool {
-        bytes.starts(with: "bplist00".utf8) || xmlHead(bytes) != nil
+        bytes.starts(with: ForeignFormat.binaryPropertyList00) || ForeignFormat.xmlStart(bytes) != nil
     }
 
-    /// The first 4 KiB of `bytes` as text, after a byte-order mark and white space, when they
-    /// start an XML document (`<?xml`, `<!DOCTYPE` or `<plist`); `nil` otherwise.
+    /// The first 4 KiB of `bytes` as text, from where their XML markup starts, when they start
+    /// an XML document; `nil` otherwise.
     private static func xmlHead(_ bytes: [UInt8]) -> String? {
-        var start = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
-        while start < bytes.count, [0x20, 0x09, 0x0A, 0x0D].contains(bytes[start]) { start += 1 }
-        let head = String(decoding: bytes[start..<min(bytes.count, start + 4096)], as: UTF8.self)
-        return head.hasPrefix("<?xml") || head.hasPrefix("<!DOCTYPE") || head.hasPrefix("<plist") ? head : nil
+        guard let start = ForeignFormat.xmlStart(bytes) else { return nil }
+        return String(decoding: bytes[start..<min(bytes.count, start + 4096)], as: UTF8.self)
     }
 
     private static func detectXML(_ bytes: [UInt8]) -> Detection? {
