@@ -89,22 +89,12 @@ final class TreeArchiver: ObjectEncoder {
     }
 
     private func remap(_ value: ArchivedValue, _ decoded: [ObjectIdentifier: AnyObject]) throws(CoderError) -> ArchivedValue {
-        switch value {
-        case .object(let entry?, _):
+        try value.mappingLeaves { (leaf) throws(CoderError) -> ArchivedValue in
+            guard case .object(let entry?, _) = leaf else { return leaf }
             guard let instance = decoded[ObjectIdentifier(entry)] else {
                 throw CoderError(.invalidValue, "a group refers to an object that was not decoded")
             }
             return try archivedValue(for: instance)
-        case .array(let values):
-            var out: [ArchivedValue] = []
-            for v in values { out.append(try remap(v, decoded)) }
-            return .array(out)
-        case .structure(let values):
-            var out: [ArchivedValue] = []
-            for v in values { out.append(try remap(v, decoded)) }
-            return .structure(out)
-        default:
-            return value
         }
     }
 }

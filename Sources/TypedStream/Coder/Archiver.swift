@@ -510,30 +510,24 @@ public final class Archiver: ObjectEncoder {
     }
 
     private func remap(_ value: ArchivedValue, _ decoded: [ObjectIdentifier: AnyObject]) throws(CoderError) -> ArchivedValue {
-        switch value {
-        case .object(let entry?, _):
-            guard let instance = decoded[ObjectIdentifier(entry)] else {
-                throw CoderError(.invalidValue, "a generic object refers to an object that was not decoded")
+        try value.mappingLeaves { (leaf) throws(CoderError) -> ArchivedValue in
+            switch leaf {
+            case .object(let entry?, _):
+                guard let instance = decoded[ObjectIdentifier(entry)] else {
+                    throw CoderError(.invalidValue, "a generic object refers to an object that was not decoded")
+                }
+                return try archivedValue(for: instance)
+            case .objectSlotClass(let entry, _):
+                return .objectSlotClass(try classEntry(for: entry), referenceWidth: nil)
+            case .classObject(let entry, _):
+                return .classObject(try entry.map { (entry) throws(CoderError) in try classEntry(for: entry) }, referenceWidth: nil)
+            case .cString(let entry, _):
+                return .cString(entry.map { cString($0.text) }, referenceWidth: nil)
+            case .sharedString(let text, _):
+                return .sharedString(text, decision: nil)
+            default:
+                return leaf
             }
-            return try archivedValue(for: instance)
-        case .objectSlotClass(let entry, _):
-            return .objectSlotClass(try classEntry(for: entry), referenceWidth: nil)
-        case .classObject(let entry, _):
-            return .classObject(try entry.map { (entry) throws(CoderError) in try classEntry(for: entry) }, referenceWidth: nil)
-        case .cString(let entry, _):
-            return .cString(entry.map { cString($0.text) }, referenceWidth: nil)
-        case .sharedString(let text, _):
-            return .sharedString(text, decision: nil)
-        case .array(let values):
-            var out: [ArchivedValue] = []
-            for v in values { out.append(try remap(v, decoded)) }
-            return .array(out)
-        case .structure(let values):
-            var out: [ArchivedValue] = []
-            for v in values { out.append(try remap(v, decoded)) }
-            return .structure(out)
-        default:
-            return value
         }
     }
 

@@ -212,23 +212,17 @@ extension ObjectEncoder {
     /// A plain value with the source archive's string and C-string decisions dropped, so it is
     /// shared and numbered as this archiver decides. Throws `invalidValue` for objects.
     private func normalized(_ value: ArchivedValue) throws(CoderError) -> ArchivedValue {
-        switch value {
-        case .cString(let entry, _):
-            return .cString(entry.map { cString($0.text) }, referenceWidth: nil)
-        case .sharedString(let text, _):
-            return .sharedString(text, decision: nil)
-        case .array(let values):
-            var out: [ArchivedValue] = []
-            for v in values { out.append(try normalized(v)) }
-            return .array(out)
-        case .structure(let values):
-            var out: [ArchivedValue] = []
-            for v in values { out.append(try normalized(v)) }
-            return .structure(out)
-        case .object, .objectSlotClass:
-            throw CoderError(.invalidValue, "an object inside a plain NeXT value; use NeXTValue.object")
-        default:
-            return value
+        try value.mappingLeaves { (leaf) throws(CoderError) -> ArchivedValue in
+            switch leaf {
+            case .cString(let entry, _):
+                return .cString(entry.map { cString($0.text) }, referenceWidth: nil)
+            case .sharedString(let text, _):
+                return .sharedString(text, decision: nil)
+            case .object, .objectSlotClass:
+                throw CoderError(.invalidValue, "an object inside a plain NeXT value; use NeXTValue.object")
+            default:
+                return leaf
+            }
         }
     }
 }
