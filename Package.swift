@@ -34,7 +34,7 @@ let package = Package(
         .executableTarget(name: "typedstream-bench", dependencies: ["ObjCTypeEncoding", "TypedStream", "TypedStreamFoundation", "TypedStreamExport", "ModelDocument"]),
         // What the test targets share: the package root, the shared corpus's location, the
         // seeded generator, golden-file regeneration. Foundation only.
-        .target(name: "TestSupport", path: "Tests/TestSupport"),
+        .target(name: "TestSupport", dependencies: ["TypedStream"], path: "Tests/TestSupport"),
         .testTarget(name: "ObjCTypeEncodingTests", dependencies: ["ObjCTypeEncoding"]),
         .testTarget(name: "TypedStreamTests", dependencies: ["TestSupport", "TypedStream"]),
         .testTarget(name: "TypedStreamFoundationTests", dependencies: ["TestSupport", "TypedStreamFoundation"]),

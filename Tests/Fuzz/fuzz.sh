@@ -28,13 +28,13 @@ SWIFTC="${SWIFTC:-swiftc}"
 FLAGS=(-sanitize=fuzzer,address -O -g -wmo -parse-as-library)
 export SWIFT_BACKTRACE=enable=no   # let libFuzzer/ASan report crashes; the backtracer can hang here
 
-# name | target source | modules it needs, in dependency order
+# name | target sources | modules it needs, in dependency order
 TARGETS=(
   "tokenreader|Tests/Fuzz/TokenReaderTarget.swift|ObjCTypeEncoding TypedStream"
   "roundtrip|Tests/Fuzz/TokenRoundTripTarget.swift|ObjCTypeEncoding TypedStream"
   "objctype|Tests/Fuzz/ObjCTypeTarget.swift|ObjCTypeEncoding"
   "unarchiver|Tests/Fuzz/UnarchiverTarget.swift|ObjCTypeEncoding TypedStream TypedStreamFoundation"
-  "jsonimporter|Tests/Fuzz/JSONImporterTarget.swift|ObjCTypeEncoding TypedStream TypedStreamFoundation TypedStreamExport"
+  "jsonimporter|Tests/Fuzz/JSONImporterTarget.swift Tests/TestSupport/FuzzLimits.swift|ObjCTypeEncoding TypedStream TypedStreamFoundation TypedStreamExport"
   "keyedimporter|Tests/Fuzz/KeyedImporterTarget.swift|ObjCTypeEncoding TypedStream TypedStreamFoundation TypedStreamExport ModelDocument"
 )
 
@@ -83,12 +83,14 @@ build() {
   local built=()
   for m in $modules; do build_module "$m" "${built[@]}"; built+=("$m"); done
   for m in $modules; do libs=("-l$m" "${libs[@]}"); done   # dependents first when linking
-  local binary="$OUT/build/fuzz-$target" stale=0
-  [[ -f "$binary" && "$binary" -nt "$source" && "$binary" -nt "$0" ]] || stale=1
+  local binary="$OUT/build/fuzz-$target" stale=0 sources file
+  read -ra sources <<<"$source"
+  [[ -f "$binary" && "$binary" -nt "$0" ]] || stale=1
+  for file in "${sources[@]}"; do [[ "$binary" -nt "$file" ]] || stale=1; done
   for m in $modules; do [[ "$binary" -nt "$OUT/build/lib$m.a" ]] || stale=1; done
   [[ $stale -eq 1 ]] || return 0
   echo "fuzz.sh: linking fuzz-$target" >&2
-  "$SWIFTC" "${FLAGS[@]}" -I "$OUT/build" -L "$OUT/build" "$source" "${libs[@]}" -lm \
+  "$SWIFTC" "${FLAGS[@]}" -I "$OUT/build" -L "$OUT/build" "${sources[@]}" "${libs[@]}" -lm \
     -o "$OUT/build/fuzz-$target" 2> >(grep -v 'Cannot export local symbol' >&2)
 }
 

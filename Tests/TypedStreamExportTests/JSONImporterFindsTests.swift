@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import TypedStream
 import TypedStreamExport
+import TestSupport
 
 /// The finds of the `jsonimporter` fuzz target (Samples/malformed/fuzz-jsonimporter-*), replayed
 /// with its property: JSON the importer accepts is written or refused by the writer, and what
@@ -15,25 +16,10 @@ struct JSONImporterFindsTests {
 
     @Test func thereAreFinds() { #expect(!Self.finds.isEmpty) }
 
-    /// The small limits of the target (Tests/Fuzz/JSONImporterTarget.swift), which checks its
-    /// property with them and with the default limits.
-    static let fuzzLimits: DecodingLimits = {
-        var limits = DecodingLimits()
-        limits.maximumNesting = 16
-        limits.maximumTypeNesting = 8
-        limits.maximumObjects = 512
-        limits.maximumSharedStrings = 256
-        limits.maximumEmptyElementArray = 64
-        limits.maximumClassNameLength = 24
-        limits.maximumClassChainLength = 8
-        limits.maximumInputSize = 8192
-        return limits
-    }()
-
     @Test(arguments: finds)
     func find(_ name: String) throws {
         let bytes = [UInt8](try Data(contentsOf: Self.folder.appendingPathComponent(name)))
-        for limits in [Self.fuzzLimits, .default] {
+        for limits in [jsonImporterFuzzLimits, .default] {
             guard let archive = try? ArchiveJSON.decode(bytes, options: .init(limits: limits)),
                   let written = try? ArchiveWriter.write(archive, limits: limits) else { continue }
             #expect(throws: Never.self, "\(name): bytes written from imported JSON do not read back") {
