@@ -97,6 +97,22 @@ struct DeepPlistAndKeyedReadableTests {
         #expect(text.contains(#""$archiveError": "damaged at offset 0x"#))
     }
 
+    @Test func aPlistNestedDeeperThanItsLimitIsRefused() throws {
+        var value = PlistValue.string("bottom")
+        for _ in 0..<100 { value = .array([value]) }
+        let bytes = try Self.archive(holding: BinaryPlistWriter.write(value))
+        let (tree, status) = run(["decode", "--deep"], bytes)
+        #expect(status == .success)
+        #expect(tree.contains("nested binary property list, "))
+        #expect(tree.contains("bytes, damaged at offset 0x"))
+        #expect(!tree.contains("bottom"))
+        // Within the limit it is shown, one level per line.
+        var shallow = PlistValue.string("bottom")
+        for _ in 0..<60 { shallow = .array([shallow]) }
+        let (shown, _) = run(["decode", "--deep"], try Self.archive(holding: BinaryPlistWriter.write(shallow)))
+        #expect(shown.contains("0: \"bottom\"\n"))
+    }
+
     /// Typedstream in a binary plist in a typedstream …, `levels` archives around the innermost string.
     static func alternatingNesting(levels: Int) throws -> [UInt8] {
         let archiver = Archiver()

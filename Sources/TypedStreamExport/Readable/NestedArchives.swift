@@ -140,6 +140,9 @@ public final class NestedArchives: @unchecked Sendable {
         case .binaryPlist, .xmlPlist:
             var limits = PlistLimits.default
             limits.maximumDepth = Self.maximumPlistDepth
+            // Shared objects are shown again wherever they are referred to: at most 16 bytes of
+            // values per byte of the list (plus 1 MiB), so the output stays linear in the input.
+            limits.expandedBytesPerInputByte = 16
             do {
                 let value = kind == .binaryPlist ? try BinaryPlistReader.read(Array(bytes), limits: limits)
                     : try XMLPlistReader.read(Array(bytes), limits: limits)
