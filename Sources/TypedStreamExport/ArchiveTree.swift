@@ -14,8 +14,10 @@ import TypedStreamFoundation
 /// ```
 ///
 /// Fonts, colours and RTF bytes also get a readable form (``ReadableValues``): `= NSFont
-/// "LucidaGrande" 13` after the object's class chain, a line `RTF text: "…"` beneath RTF bytes,
-/// and a colour list's names and colours after the tree.
+/// "LucidaGrande" 13` after the object's class chain (and in place of the class name where it
+/// is referred to again: `→ #12 NSFont "LucidaGrande" 13`), a line `RTF text: "…"` beneath RTF
+/// bytes, and a colour list's names and colours after the tree. With `--deep`, bytes that hold
+/// an archive or a property list show it beneath them (``NestedTree``).
 ///
 /// Object numbers are the object-table slots of the archive (what references use), so they
 /// match `typedstream tokens` and `inspect`.
@@ -46,7 +48,8 @@ public enum ArchiveTree {
         public var maximumDepth = 256
         /// When repeated text is abbreviated.
         public var limits = OutputLimits.default
-        /// Decode typedstreams held as bytes in place, within these limits (`--deep`). Default
+        /// Decode archives and property lists held as bytes in place, within these limits
+        /// (`--deep`, ``NestedTree``). Default
         /// `nil`: bytes are shown as bytes.
         public var nestedArchives: NestedArchives?
         /// Spaces before every line (a nested archive's tree is indented under its bytes).
@@ -147,6 +150,8 @@ struct ArchiveTreeWriter {
     private let names: ArchiveLayoutNames?
     /// Decodes the objects that get a readable form; made at the first one.
     private var readableContext: PlainJSONContext?
+    /// The readable forms made so far, by object slot (`nil` values: objects without one).
+    private var readableTexts: [Int: String?] = [:]
 
     init(index: ArchiveIndex, options: ArchiveTree.Options) {
         self.index = index
@@ -361,10 +366,10 @@ struct ArchiveTreeWriter {
             return
         }
         lead(depth, prefix, name, &out)
-        var nestedTree: (ArchiveIndex, ArchiveTree.Options)?
+        var nestedTree: NestedTree.Pending?
         defer {
             // Bounded: each nested tree is one level deeper, and NestedArchives stops at its maximum.
-            if let (index, inner) = nestedTree { ArchiveTree.write(index, options: inner, to: &out) }
+            if let nestedTree { NestedTree.write(nestedTree, to: &out) }
         }
         switch token.code {
         case .integer:
@@ -402,7 +407,9 @@ struct ArchiveTreeWriter {
                 out.append("RTF text: ")
                 preview(ArraySlice(text.utf8), limit: 8 * options.previewLength, &out)
             }
-            if let nested = options.nestedArchives { nestedTree = writeNested(payload, nested, depth: depth, &out) }
+            if let nested = options.nestedArchives {
+                nestedTree = NestedTree.header(payload, budget: nested, options: options, indent: options.indent + 2 * (depth + 1), &out)
+            }
         case .unsharedString, .sharedString:
             if token.form == .null { out.append("NULL") } else { preview(bytes[token.payload], &out) }
         case .cString:
@@ -448,10 +455,7 @@ struct ArchiveTreeWriter {
                 out.append("→ class ")
                 writeChain(token.slot, &out)
             } else {
-                out.append("→ #")
-                out.appendDecimal(token.slot)
-                out.append(" ")
-                out.appendLossy(className(ofObject: token.slot))
+                writeReference(token.slot, &out)
             }
         default:
             break
@@ -464,10 +468,7 @@ struct ArchiveTreeWriter {
         let n = token.slot
         lead(depth, prefix, name, &out)
         if isShown(n) {
-            out.append("→ #")
-            out.appendDecimal(n)
-            out.append(" ")
-            out.appendLossy(className(ofObject: n))
+            writeReference(n, &out)
             out.append(0x0A)
             frames.append(.skip(nested: 0))
             return
@@ -496,41 +497,34 @@ struct ArchiveTreeWriter {
         }
     }
 
-    /// With `--deep`: the line that says a typedstream is in `payload` (or why it is not
-    /// decoded); returns the options of its tree, written by the caller beneath the line.
-    private func writeNested(_ payload: ArraySlice<UInt8>, _ nested: NestedArchives, depth: Int,
-                             _ out: inout OutputWriter) -> (ArchiveIndex, ArchiveTree.Options)? {
-        let outcome = nested.read(payload, depth: options.nestingDepth + 1)
-        if case .notAnArchive = outcome { return nil }
-        out.append(0x0A)
-        out.appendSpaces(options.indent + 2 * (depth + 1))
-        out.append("nested typedstream, ")
-        out.appendDecimal(payload.count)
-        switch outcome {
-        case .archive(let index):
-            out.append(" bytes:")
-            var inner = options
-            inner.indent = options.indent + 2 * (depth + 2)
-            inner.nestingDepth = options.nestingDepth + 1
-            return (index, inner)
-        case .refused(let reason):
-            out.append(" bytes, ")
-            out.append(reason)
-        case .notAnArchive:
-            break
-        }
-        return nil
-    }
-
     /// ` = NSFont "Helvetica" 12` for a font or colour (``ReadableValues``).
     private mutating func writeReadable(_ slot: Int, _ out: inout OutputWriter) {
-        let name = className(ofObject: slot)
-        guard name.count <= 7, ReadableValues.classNames.contains(String(decoding: name, as: UTF8.self)) else { return }
-        if readableContext == nil { readableContext = PlainJSONContext(index: index) }
-        guard let context = readableContext, let object = context.object(slot),
-              let typed = context.typedObject(object, registry: .foundation), let text = ReadableValues.text(typed) else { return }
+        guard let text = readableText(slot) else { return }
         out.append(" = ")
         out.append(text)
+    }
+
+    /// `→ #12 NSFont "Helvetica" 12` for a reference to a font or colour (its readable form in
+    /// place of the bare class name), `→ #12 NSButton` for any other object.
+    private mutating func writeReference(_ slot: Int, _ out: inout OutputWriter) {
+        out.append("→ #")
+        out.appendDecimal(slot)
+        out.append(" ")
+        if let text = readableText(slot) { out.append(text) } else { out.appendLossy(className(ofObject: slot)) }
+    }
+
+    /// The readable form of the font or colour in `slot` (``ReadableValues/text(_:)``), made
+    /// once per object; `nil` for other objects.
+    private mutating func readableText(_ slot: Int) -> String? {
+        let name = className(ofObject: slot)
+        guard name.count <= 7, ReadableValues.classNames.contains(String(decoding: name, as: UTF8.self)) else { return nil }
+        if let known = readableTexts[slot] { return known }
+        if readableContext == nil { readableContext = PlainJSONContext(index: index) }
+        guard let context = readableContext, let object = context.object(slot),
+              let typed = context.typedObject(object, registry: .foundation) else { return nil }
+        let text = ReadableValues.text(typed)
+        readableTexts[slot] = .some(text)
+        return text
     }
 
     // MARK: - Classes

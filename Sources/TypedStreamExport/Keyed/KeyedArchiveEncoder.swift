@@ -61,6 +61,8 @@ public final class KeyedArchiveEncoder {
     private var retained: [AnyObject] = []
     private var fieldStack: [[PlistEntry]] = []
     private var classSlots: [ObjectIdentifier: ClassReference] = [:]
+    /// The readable keys (`TSRTFText`, `TSArchives`) of the objects being written.
+    private let readableKeys = KeyedReadableKeys()
 
     /// Creates an encoder with an empty `$objects` table (just `$null`).
     public init(options: KeyedArchiveExporter.Options = .init()) {
@@ -135,6 +137,12 @@ public final class KeyedArchiveEncoder {
         encode(try KeyedGroupValues.plist(value, type: type, encoder: self, objects: object.objects), forKey: key)
     }
 
+    /// Notes `bytes`, a data value of the object being written, for its readable keys
+    /// (`TSRTFText`; with ``KeyedArchiveExporter/Options/deep``, `TSArchives`).
+    func noteData(_ bytes: ArraySlice<UInt8>) {
+        readableKeys.note(bytes, deep: options.deep)
+    }
+
     // MARK: - References
 
     /// The UID of `object`, writing it (and everything it refers to) the first time;
@@ -149,6 +157,7 @@ public final class KeyedArchiveEncoder {
         }
         let form = try representation(of: object)
         if let plain = form.keyedPlainValue(options: options) {
+            if case .data(let bytes) = plain { noteData(bytes[...]) }
             let ref = try plainReference(plain)
             if case .uid(let uid) = ref { uids[id] = uid }
             retained.append(object)
@@ -162,13 +171,16 @@ public final class KeyedArchiveEncoder {
         uids[id] = uid
         retained.append(object)
         fieldStack.append([])
+        readableKeys.begin()
         do {
             try form.encodeKeyed(with: self)
         } catch {
             fieldStack.removeLast()
+            readableKeys.discard()
             throw error
         }
-        let fields = fieldStack.removeLast()
+        var fields = fieldStack.removeLast()
+        fields += try readableKeys.end(self)
         if overBudget {
             let budget = options.maximumTextBytes ?? 0
             throw KeyedArchiveError(.tooLarge, "the keyed archive would hold more than \(budget) bytes of text and data (writing a \(form.keyedClassNames.first ?? "?") object): the archive repeats a long value where it refers to it; convert it to JSON ('--to json'), which keeps references")

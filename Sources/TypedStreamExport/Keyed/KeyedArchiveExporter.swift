@@ -42,6 +42,9 @@ public enum KeyedArchiveExporter {
         /// string — counts each time). `nil`: no bound, except when exporting a typedstream's
         /// bytes, where it defaults to ``expansionBudget(forInputBytes:)``.
         public var maximumTextBytes: Int? = nil
+        /// Write the archives held as bytes (typedstreams in data values) also as keyed objects,
+        /// under `TSArchives` beside the bytes (`convert --deep`; ``KeyedReadableKeys``). Default `false`.
+        public var deep = false
 
         /// The defaults.
         public init() {}
@@ -101,6 +104,7 @@ public enum KeyedArchiveExporter {
             }
         }
         if top.isEmpty { top.append(PlistEntry("root", .uid(0))) }
+        if let list = try KeyedReadableKeys.colorList(items, encoder: encoder) { top.append(list) }
         return (top, encoder.table)
     }
 

@@ -44,6 +44,7 @@ extension DataObject: KeyedArchiveRepresentable {
     /// `NSMutableData`: `NS.data`, the bytes inline.
     public func encodeKeyed(with encoder: KeyedArchiveEncoder) throws(KeyedArchiveError) {
         encoder.encode(.data(Array(bytes)), forKey: "NS.data")
+        encoder.noteData(bytes)
     }
 }
 

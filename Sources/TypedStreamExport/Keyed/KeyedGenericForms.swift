@@ -98,7 +98,9 @@ enum KeyedGroupValues {
         case .double(let x, _): return .real(x)
         case .byte(let b):
             return unqualified == .char ? .integer(Int64(Int8(bitPattern: b))) : .integer(Int64(b))
-        case .bytes(let payload): return .data(Array(payload))
+        case .bytes(let payload):
+            encoder.noteData(payload)
+            return .data(Array(payload))
         case .unsharedString(let payload, _): return payload.map { .data(Array($0)) } ?? .uid(0)
         case .sharedString(let text, _): return text.map { .string(String(decoding: $0, as: UTF8.self)) } ?? .uid(0)
         case .cString(let entry, _): return entry.map { .string($0.string) } ?? .uid(0)

@@ -100,8 +100,9 @@ public enum PlainJSON {
         /// Members written after `"values"` in the document (``FoundationPlainJSON/documentMembers(_:)``:
         /// a colour list's `"colorList"`). Default empty.
         public var documentMembers: [JSONMember] = []
-        /// Decode typedstreams held as bytes in place (`--deep`): `{"$data", "$archive": the
-        /// nested document}`, or `"$archiveError"` saying why not. Default `nil`.
+        /// Decode archives and property lists held as bytes in place (`--deep`): `{"$data",
+        /// "$archive": the nested document}`, `{"$data", "$plistFormat", "$plist": its value}`,
+        /// or `"$archiveError"` saying why not (``NestedArchives/jsonMembers(_:options:)``). Default `nil`.
         public var nestedArchives: NestedArchives?
         /// How deep this archive is nested (0: the file itself).
         var nestingDepth = 0

@@ -241,50 +241,24 @@ struct PlainJSONConverter: ~Copyable {
         if ByteText.isValidUTF8(text) { out.string(utf8: text) } else { writeData(text, &sink) }
     }
 
-    /// `{"$data": base64}`, with `"$rtfText"` (``ReadableValues/rtfText(_:)``) for RTF bytes.
+    /// `{"$data": base64}`, with `"$rtfText"` (``ReadableValues/rtfText(_:)``) for RTF bytes
+    /// and, with ``PlainJSON/Options/nestedArchives``, what the bytes hold
+    /// (``NestedArchives/jsonMembers(_:options:)``).
     private mutating func writeData(_ data: ArraySlice<UInt8>, _ sink: inout OutputWriter) {
         let rtf = ReadableValues.rtfText(data)
-        let nested = nestedArchive(data)
-        out.beginObject(memberCount: 1 + (rtf == nil ? 0 : 1) + (nested == nil ? 0 : 1), &sink)
+        let nested = options.nestedArchives?.jsonMembers(data, options: options) ?? []
+        out.beginObject(memberCount: 1 + (rtf == nil ? 0 : 1) + nested.count, &sink)
         out.key("$data")
         out.string(ByteText.base64(data))
         if let rtf {
             out.key("$rtfText")
             out.string(rtf)
         }
-        if let nested {
-            out.key(nested.key)
-            out.value(nested.value, &sink)
+        for member in nested {
+            out.key(member.key)
+            out.value(member.value, &sink)
         }
         out.end(&sink)
-    }
-
-    /// With ``PlainJSON/Options/nestedArchives``: `"$archive"` and the plain JSON document of
-    /// the typedstream `data` holds, or `"$archiveError"` and why it is not decoded.
-    private func nestedArchive(_ data: ArraySlice<UInt8>) -> JSONMember? {
-        guard let budget = options.nestedArchives else { return nil }
-        switch budget.read(data, depth: options.nestingDepth + 1) {
-        case .notAnArchive:
-            return nil
-        case .refused(let reason):
-            return JSONMember("$archiveError", .string(reason))
-        case .archive(let index):
-            var inner = options
-            inner.nestingDepth += 1
-            inner.pretty = false
-            inner.trailingValues = []
-            inner.documentMembers = []
-            let capture = CapturedOutput()
-            var writer = OutputWriter(sink: capture)
-            // Bounded: each nested document is one level deeper, and NestedArchives stops at its maximum.
-            do {
-                try PlainJSON.write(index, options: inner, to: &writer)
-                writer.flush()
-                return JSONMember("$archive", try JSONValue.parse(capture.bytes))
-            } catch {
-                return JSONMember("$archiveError", .string("\(error)"))
-            }
-        }
     }
 
     private mutating func writeClassObject(_ slot: Int, _ sink: inout OutputWriter) {
@@ -463,7 +437,7 @@ struct PlainJSONConverter: ~Copyable {
         }
         repeatedObjects += 1
         if let value = finished[slot] {
-            out.value(value, &sink)
+            out.value(options.nestedArchives?.deepened(value, options: options) ?? value, &sink)
         } else if let object = context.object(slot), let hook, let natural = hook(object, context) {
             guard nest() else { return writeTooDeep(&sink) }
             defer { depth -= 1 }
@@ -498,7 +472,7 @@ struct PlainJSONConverter: ~Copyable {
     private mutating func writeNatural(_ natural: PlainJSON.Natural, of object: PlainJSONObject, sink: inout OutputWriter) throws(ArchiveJSONError) -> Bool {
         switch natural {
         case .json(let value):
-            out.value(value, &sink)
+            out.value(options.nestedArchives?.deepened(value, options: options) ?? value, &sink)
         case .null:
             out.null()
         case .value(let group, let index):

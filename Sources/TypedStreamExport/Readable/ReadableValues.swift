@@ -10,7 +10,7 @@ import TypedStreamFoundation
 ///
 /// | value | tree (after the object's class chain) | plain JSON |
 /// |---|---|---|
-/// | `NSFont` | `= NSFont "LucidaGrande" 13` | `{"$class": "NSFont", "name", "size"}` |
+/// | `NSFont` | `= NSFont "LucidaGrande" 13`; a reference to it `→ #12 NSFont "LucidaGrande" 13` | `{"$class": "NSFont", "name", "size"}` |
 /// | NeXT `Font` | `= Font "Helvetica" 12 style 0 flags 0x8802` | `{"$class": "Font", "name", "size", "style", "flags"}` (+ `"matrix"` for version 0) |
 /// | `NSColor` | `= NSColor calibratedRGB 1 0 0 1` | `{"$class": "NSColor", "colorSpace": "calibratedRGB", "red", "green", "blue", "alpha"}` |
 /// | named `NSColor` | `= NSColor named "System" "controlColor"` | `{"$class": "NSColor", "colorSpace": "named", "catalog", "name", "fallback"}` |

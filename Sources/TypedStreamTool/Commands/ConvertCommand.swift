@@ -45,6 +45,7 @@ struct ConvertCommand: Subcommand {
         ],
         flags: [
             .init("recursive", short: "r", help: "Convert every typedstream under each folder among the FILE arguments."),
+            .init("deep", help: "With --to keyed or keyed-xml: also write each typedstream held as bytes (NSMutableData, [Nc] values) as keyed objects, under TSArchives beside the bytes, which are kept; up to 8 levels and 64 MiB of nested archives."),
             .init("in-place", help: "Replace each input with its conversion, atomically (typedstream format only)."),
             .init("quiet", short: "q", help: "Print only failures and the summary."),
             .init("no-progress", help: "Never draw the progress bar."),
@@ -57,6 +58,8 @@ struct ConvertCommand: Subcommand {
     let jobs: ParsedArguments.Value<Int>?
     let recursive: Bool
     let inPlace: Bool
+    /// Write nested typedstreams as keyed objects too.
+    let deep: Bool
     let quiet: Bool
     let noProgress: Bool
     /// The part of the batch to convert.
@@ -70,6 +73,7 @@ struct ConvertCommand: Subcommand {
         jobs = try arguments.option("jobs", as: Int.self)
         recursive = arguments.flag("recursive")
         inPlace = arguments.flag("in-place")
+        deep = arguments.flag("deep")
         quiet = arguments.flag("quiet")
         noProgress = arguments.flag("no-progress")
         shard = try arguments.option("shard", as: Shard.self)
@@ -100,6 +104,9 @@ struct ConvertCommand: Subcommand {
             guard resolved == .typedstream else {
                 throw UsageError("'--byte-order' applies only to '--to typedstream'", at: byteOrder.index)
             }
+        }
+        if deep, resolved != .keyed, resolved != .keyedXML {
+            throw UsageError("'--deep' goes with '--to keyed' or '--to keyed-xml'; json stays lossless (use 'decode --plain --deep' to read nested archives)", position: .end)
         }
         if let jobs, jobs.value < 1 {
             throw UsageError("invalid value '\(jobs.value)' for '--jobs': must be at least 1", at: jobs.index)
@@ -132,7 +139,7 @@ struct ConvertCommand: Subcommand {
 
     func run(_ context: CommandContext) throws -> ExitCode {
         guard let format = resolvedFormat else { return .usage }
-        let options = ConversionOptions(byteOrder: byteOrder.flatMap { ByteOrder(rawValue: $0.value) })
+        let options = ConversionOptions(byteOrder: byteOrder.flatMap { ByteOrder(rawValue: $0.value) }, deep: deep)
         if !isBatch, !inPlace {
             return try convertOne(files[0].value, format: format, options: options, context: context)
         }

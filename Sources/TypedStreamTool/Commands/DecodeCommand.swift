@@ -18,7 +18,7 @@ struct DecodeCommand: Subcommand {
             .init("stats", help: "Print how many objects decode to typed classes (per class) instead of the tree."),
             .init("json", help: "Print lossless JSON: values and wire decisions; 'typedstream encode' writes the original bytes back."),
             .init("plain", help: "Print plain JSON for scripts: natural values (strings, numbers, arrays, objects), no wire detail."),
-            .init("deep", help: "With the tree or --plain: decode typedstreams held as bytes (NSData, [Nc], StreamTable entries) in place, up to 8 levels and 64 MiB of nested archives; a nested archive that cannot be read is shown as its bytes with the reason."),
+            .init("deep", help: "With the tree or --plain: decode typedstreams and property lists (bplist00 and keyed archives, XML, old NeXT binary) held as bytes (NSData, [Nc], StreamTable entries) in place, up to 8 levels and 64 MiB of nested archives; one that cannot be read is shown as its bytes with the reason."),
         ])
 
     /// The file to decode.

@@ -31,12 +31,22 @@ enum ConversionFormat: String, CaseIterable, Sendable {
 struct ConversionOptions: Sendable {
     /// For `typedstream`: the byte order to write (`nil` keeps the input's).
     var byteOrder: ByteOrder?
+    /// For `keyed` and `keyed-xml`: also write typedstreams held as bytes as keyed objects
+    /// (`--deep`, under `TSArchives` beside the bytes, which stay as they are).
+    var deep = false
 }
 
 /// Converts archives between formats.
 enum Converter {
     /// The keyed export's options (with the registered record forms, ``ToolRecordForms``).
     static var keyedOptions: KeyedArchiveExporter.Options { ToolRecordForms.keyedExportOptions }
+
+    /// ``keyedOptions`` with the conversion's `--deep`.
+    static func keyedOptions(_ options: ConversionOptions) -> KeyedArchiveExporter.Options {
+        var keyed = keyedOptions
+        keyed.deep = options.deep
+        return keyed
+    }
 
     /// The keyed archive of a Model document's typedstream in the one keyed form of Model
     /// documents, the one `model export` writes and `model import` reads (root `ModelDocument`;
@@ -61,7 +71,7 @@ enum Converter {
                 out.append(document)
                 return
             }
-            try KeyedArchiveExporter.writeBinary(typedstream: bytes, options: keyedOptions, to: &out)
+            try KeyedArchiveExporter.writeBinary(typedstream: bytes, options: keyedOptions(options), to: &out)
         case .keyedXML:
             _ = try ArchiveIndex(bytes: bytes, compiled: &compiled)
             if let document = try keyedModelDocument(bytes) {
@@ -69,7 +79,7 @@ enum Converter {
                 return
             }
             do {
-                try KeyedArchiveExporter.writeXML(typedstream: bytes, options: keyedOptions, to: &out)
+                try KeyedArchiveExporter.writeXML(typedstream: bytes, options: keyedOptions(options), to: &out)
             } catch {
                 guard error.code == .notRepresentableInXML else { throw error }
                 throw KeyedArchiveError(.notRepresentableInXML, "\(error.reason) (use --to keyed)")
