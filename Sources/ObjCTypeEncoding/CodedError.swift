@@ -23,6 +23,12 @@ extension CodedError {
     /// every error of this package names a place in its input.
     public static func located(_ reason: String, at offset: Int?) -> String {
         guard let offset else { return reason }
-        return "offset 0x\(String(offset, radix: 16)) (\(offset)): \(reason)"
+        return offsetText(offset) + ": " + reason
+    }
+
+    /// "offset 0x1a3 (419)": a byte offset as the errors of this package name it, in hex and in
+    /// decimal.
+    public static func offsetText(_ offset: Int) -> String {
+        "offset 0x\(String(offset, radix: 16)) (\(offset))"
     }
 }

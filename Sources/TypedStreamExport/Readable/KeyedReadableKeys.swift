@@ -80,7 +80,7 @@ final class KeyedReadableKeys {
                 items = try Unarchiver(bytes: bytes, registry: ClassRegistry.foundation.keyedLayoutsOnly).decodeTopLevelItems()
             } catch {
                 let offset = error.offset ?? 0
-                entries.append(PlistEntry("TSError", .string("not decoded: offset 0x\(String(offset, radix: 16)) (\(offset)) of the nested archive: \(error.reason)")))
+                entries.append(PlistEntry("TSError", .string("not decoded: \(CoderError.offsetText(offset)) of the nested archive: \(error.reason)")))
                 return .dictionary(entries)
             }
             nestingDepth += 1

@@ -79,10 +79,10 @@ public final class NestedArchives: @unchecked Sendable {
     /// list is only a candidate until it decodes).
     public static func kind(of bytes: ArraySlice<UInt8>) -> Kind? {
         if isTypedstream(bytes) { return .typedstream }
-        if bytes.starts(with: "bplist00".utf8) { return .binaryPlist }
+        if bytes.starts(with: ForeignFormat.binaryPropertyList00) { return .binaryPlist }
         if let first = bytes.first, first == 0x3C || first == 0xEF || first == 0x20 || first == 0x09 || first == 0x0A || first == 0x0D {
             let head = Array(bytes.prefix(1024))
-            if XMLPlistReader.looksLikeXML(head), contains(head, "<plist") { return .xmlPlist }
+            if ForeignFormat.xmlStart(head) != nil, contains(head, "<plist") { return .xmlPlist }
         }
         if bytes.count >= 8, [2, 4, 5, 6, 7].contains(bytes.first!), bytes.dropFirst().prefix(3).allSatisfy({ $0 == 0 }) {
             return .nextPlist
@@ -135,7 +135,7 @@ public final class NestedArchives: @unchecked Sendable {
             do {
                 return .archive(try ArchiveIndex(bytes: Array(bytes)))
             } catch {
-                return .refused(kind, "damaged at offset 0x\(String(error.offset, radix: 16)) (\(error.offset)) of the nested archive: \(error.reason)")
+                return .refused(kind, "damaged at \(WireError.offsetText(error.offset)) of the nested archive: \(error.reason)")
             }
         case .binaryPlist, .xmlPlist:
             var limits = PlistLimits.default
@@ -151,7 +151,7 @@ public final class NestedArchives: @unchecked Sendable {
                 let offset = error.offset ?? 0
                 // The readers name the format at the start of their reasons; the line names it already.
                 let reason = error.reason.hasPrefix(kind.title + ": ") ? String(error.reason.dropFirst(kind.title.count + 2)) : error.reason
-                return .refused(kind, "damaged at offset 0x\(String(offset, radix: 16)) (\(offset)) of the nested \(kind.title): \(reason)")
+                return .refused(kind, "damaged at \(KeyedArchiveError.offsetText(offset)) of the nested \(kind.title): \(reason)")
             }
         case .nextPlist:
             return .notAnArchive
