@@ -28,16 +28,24 @@ public enum ByteText {
     /// odd or a character is not a hex digit (``firstNonHexDigit(in:)`` says where).
     public static func bytes(fromHex text: UnsafeBufferPointer<UInt8>) -> [UInt8]? {
         guard text.count % 2 == 0 else { return nil }
+        let count = text.count / 2
+        guard count > 0, let digits = text.baseAddress else { return [] }
         var valid = true
-        let result = [UInt8](unsafeUninitializedCapacity: text.count / 2) { buffer, initialized in
-            var bad: UInt8 = 0
-            for i in 0..<text.count / 2 {
-                let high = hexValues[Int(text[2 * i])], low = hexValues[Int(text[2 * i + 1])]
-                bad |= (high | low) & 0x10
-                buffer[i] = high << 4 | low & 0x0F
+        // Raw pointers over the input, the table and the output: the loop is what a line of
+        // `sqlite3 … hex(blob)` output costs per byte, so it carries no bounds checks (every index
+        // is below `count`, and the table has 256 entries).
+        let result = [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
+            hexValues.withUnsafeBufferPointer { table in
+                let values = table.baseAddress!, output = buffer.baseAddress!
+                var bad: UInt8 = 0
+                for i in 0..<count {
+                    let high = values[Int(digits[2 &* i])], low = values[Int(digits[2 &* i &+ 1])]
+                    bad |= high | low
+                    output[i] = high &<< 4 | low & 0x0F
+                }
+                valid = bad & 0x10 == 0
             }
-            valid = bad == 0
-            initialized = text.count / 2
+            initialized = count
         }
         return valid ? result : nil
     }

@@ -36,6 +36,9 @@ struct TextCommand: Subcommand {
             .init("runs", help: "Also print the attribute runs (ranges and attributes) as JSON."),
         ])
 
+    private static let textMember: [UInt8] = Array(#""text":"#.utf8)
+    private static let runsMember: [UInt8] = Array(#","runs":"#.utf8)
+
     /// The archive, unless reading records.
     let file: ParsedArguments.Value<String>?
     /// How record blobs are spelled, when reading records.
@@ -72,11 +75,13 @@ struct TextCommand: Subcommand {
         decoder.withRuns = runs
         if let encoding = lines.flatMap({ BlobEncoding(rawValue: $0.value) }) {
             let stream = RecordStream(encoding: encoding, maximumLineLength: RecordStream.defaultMaximumLineLength(context), shard: shard?.value)
-            return try stream.run(context) { (blob) throws(RecordError) -> [UInt8] in
+            return try stream.run(context) { (blob, members) throws(RecordError) in
                 let text = try decoder.decode(blob)
-                var members = [JSONMember("text", .string(text.string))]
-                if runs { members.append(JSONMember("runs", .array(text.runs.map(MessageText.json)))) }
-                return JSONValue.object(members).text(pretty: false)
+                members.append(contentsOf: Self.textMember)
+                members.append(contentsOf: JSONValue.string(text.string).text(pretty: false))
+                guard runs else { return }
+                members.append(contentsOf: Self.runsMember)
+                members.append(contentsOf: JSONValue.array(text.runs.map(MessageText.json)).text(pretty: false))
             }
         }
         guard let file else { return .usage }
