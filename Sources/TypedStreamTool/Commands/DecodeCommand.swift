@@ -12,7 +12,9 @@ struct DecodeCommand: Subcommand {
         discussion: """
             One object per line, indented by nesting, with its class chain and versions; each \
             group's type string is shown before its value. A later mention of an object prints \
-            as '→ #n Class' (n is its object-table number, as in 'tokens' and 'inspect').
+            as '→ #n Class' (n is its object-table number, as in 'tokens' and 'inspect'). A \
+            damaged archive prints only the error; 'salvage --plain' prints the plain JSON of \
+            what is whole before the damage, ending with a {"$salvage": {offset, reason, …}} value.
 
             With --lines and --plain or --json, reads records ID<TAB>BLOB from standard input, \
             one a line, with the blob in hex or base64 — what \

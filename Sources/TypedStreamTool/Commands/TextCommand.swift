@@ -20,7 +20,9 @@ struct TextCommand: Subcommand {
             prints — and writes one JSON line per record in input order: {"id": "…", "text": "…"} \
             (and "runs" with --runs), or {"id": "…", "error": {"code", "offset", "reason"}} for a \
             bad record (an empty blob, as a NULL column prints, is one) and goes on. A summary \
-            'N records, M failed' goes to standard error; the exit status is 1 if any record failed.
+            'N records, M failed' goes to standard error; the exit status is 1 if any record failed. \
+            'decode --lines --plain' (or --json) writes each record's whole plain (or lossless) \
+            JSON the same way, for archives of any class.
 
             With --shard I/N (shards numbered from 1), only the records of shard I are decoded and \
             written, the others skipped unread: a record belongs to shard \
