@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import TypedStream
 import TypedStreamExport
+import TypedStreamFoundation
 @testable import TypedStreamTool
 import TestSupport
 
@@ -344,6 +345,53 @@ struct SalvageTests {
         let whole = run(["salvage", "--plain", "-"], stdin: bytes)
         #expect(whole.exitCode == .success)
         #expect(whole.outputBytes == run(["decode", "--plain", "-"], stdin: bytes).outputBytes)
+    }
+
+    /// `salvage --plain` over truncated prefixes, through the command: what `decode --plain`
+    /// prints for the salvaged archive, then the marker with the reader's damage offset and
+    /// reason; exit 1. A prefix that is whole prints exactly `decode --plain`'s document, one
+    /// with nothing whole an error and nothing on standard output.
+    static func checkPlainPrefixes(_ bytes: [UInt8], cuts: some Sequence<Int>, name: String) throws {
+        for cut in cuts {
+            let prefix = Array(bytes[..<cut])
+            let result = run(["salvage", "--plain", "-"], stdin: prefix)
+            guard let salvage = try? ArchiveReader.salvage(prefix), salvage.isUndamaged || salvage.keptGroupCount + salvage.addedGroupCount > 0 else {
+                #expect(result.exitCode == .failure, "\(name) cut at \(cut)")
+                #expect(result.outputBytes.isEmpty, "\(name) cut at \(cut)")
+                continue
+            }
+            guard let damage = salvage.damage else {
+                #expect(result.exitCode == .success, "\(name) cut at \(cut)")
+                #expect(result.outputBytes == run(["decode", "--plain", "-"], stdin: prefix).outputBytes, "\(name) cut at \(cut)")
+                continue
+            }
+            #expect(result.exitCode == .failure, "\(name) cut at \(cut)")
+            let document = try JSONValue.parse(result.outputBytes)
+            guard case .array(var values)? = document["values"], let marker = values.popLast() else {
+                Issue.record("\(name) cut at \(cut): no values")
+                continue
+            }
+            #expect(marker["$salvage"]?["offset"] == .integer(damage.offset), "\(name) cut at \(cut)")
+            #expect(marker["$salvage"]?["reason"] == .string(damage.reason), "\(name) cut at \(cut)")
+            #expect(marker["$salvage"]?["addedGroups"] == .integer(salvage.addedGroupCount), "\(name) cut at \(cut)")
+            let written = try ArchiveWriter.write(salvage.archive)
+            let decoded = try JSONValue.parse(run(["decode", "--plain", "-"], stdin: written).outputBytes)
+            #expect(document["systemVersion"] == decoded["systemVersion"])
+            #expect(decoded["values"] == .array(values), "\(name) cut at \(cut)")
+        }
+    }
+
+    @Test func plainJSONOfTruncatedPrefixesOfAMadeArchive() throws {
+        let strings = (0..<40).map { "string \($0) ✓" }
+        let root = ArrayObject([ArrayObject(strings: strings), DictionaryObject(stringKeys: [("k", StringObject("v")), ("n", NumberObject(int: 7))]), ArrayObject(strings: strings.reversed())])
+        let bytes = try Archiver.archivedBytes(withRootObject: root)
+        try Self.checkPlainPrefixes(bytes, cuts: stride(from: 0, through: bytes.count, by: 7), name: "made archive")
+    }
+
+    @Test(.needsCorpus) func plainJSONOfTruncatedPrefixesOfACorpusNib() throws {
+        let file = try #require(corpusFolder()).appendingPathComponent("nib/macosx-DropScript-MainMenu.nib.typedstream")
+        let bytes = Array(try Data(contentsOf: file))
+        try Self.checkPlainPrefixes(bytes, cuts: Self.cuts(for: try Original(bytes)), name: file.lastPathComponent)
     }
 
     @Test func reportAndArchiveCannotShareStandardOutput() {

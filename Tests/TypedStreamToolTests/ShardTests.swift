@@ -83,11 +83,12 @@ import TypedStreamFoundation
         return (Array(lines.joined(separator: "\n").utf8), 240, failed)
     }
 
-    /// `text --lines hex` with `extra` arguments over `input`, lines over 4000 bytes too long.
-    static func runLines(_ input: [UInt8], _ extra: [String] = []) -> (code: ExitCode, lines: [String], summary: String) {
+    /// `command` (`text --lines hex` by default) with `extra` arguments over `input`, lines over
+    /// 4000 bytes too long.
+    static func runLines(_ input: [UInt8], _ extra: [String] = [], command: [String] = ["text", "--lines", "hex"]) -> (code: ExitCode, lines: [String], summary: String) {
         let output = CapturedOutput(), errors = CapturedOutput()
         let context = CommandContext(standardInput: input, output: output, errorOutput: errors, inputLimit: 4000)
-        let code = TypedStreamCommand.run(["text", "--lines", "hex"] + extra, in: context)
+        let code = TypedStreamCommand.run(command + extra, in: context)
         return (code, output.text.split(separator: "\n").map(String.init), errors.text)
     }
 
@@ -98,14 +99,27 @@ import TypedStreamFoundation
 
     @Test(arguments: [1, 2, 3, 7])
     func recordShardsPartitionTheStream(count: Int) throws {
-        let (input, records, failed) = try Self.recordInput()
-        let whole = Self.runLines(input)
+        try Self.checkRecordShards(count: count, command: ["text", "--lines", "hex"])
+    }
+
+    /// `decode --lines` splits as `text --lines` does (its arrays are records, not errors).
+    @Test(arguments: [(2, "--plain"), (3, "--json"), (5, "--plain")])
+    func decodeRecordShardsPartitionTheStream(count: Int, form: String) throws {
+        try Self.checkRecordShards(count: count, command: ["decode", "--lines", "hex", form])
+    }
+
+    /// The shards 1…count of ``recordInput()`` through `command`: each in input order, each
+    /// record in exactly one, together the unsharded run's lines.
+    static func checkRecordShards(count: Int, command: [String]) throws {
+        var (input, records, failed) = try Self.recordInput()
+        if command.first == "decode" { failed -= (1...records).filter { $0 % 31 == 17 }.count }  // the arrays decode
+        let whole = Self.runLines(input, command: command)
         #expect(whole.lines.count == records)
         #expect(whole.summary == "\(records) records, \(failed) failed\n")
         var seen: [String: Int] = [:]
         var shardRecords = 0, shardFailed = 0
         for number in 1...count {
-            let part = Self.runLines(input, ["--shard", "\(number)/\(count)"])
+            let part = Self.runLines(input, ["--shard", "\(number)/\(count)"], command: command)
             // In input order: a subsequence of the whole run's lines.
             var rest = whole.lines[...]
             for line in part.lines {

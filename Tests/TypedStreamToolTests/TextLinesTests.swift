@@ -4,6 +4,7 @@ import TypedStream
 import TypedStreamExport
 import TypedStreamFoundation
 @testable import TypedStreamTool
+import TestSupport
 
 /// `typedstream text --lines hex|base64`: records `ID<TAB>BLOB` in, one JSON line per record
 /// out, in input order; bad records are reported and the stream goes on.
@@ -96,6 +97,28 @@ import TypedStreamFoundation
         #expect(result.exitCode == .success)
         #expect(result.standardOutput.isEmpty)
         #expect(result.standardError == "0 records, 0 failed\n")
+    }
+
+    /// Hex blobs read as the bytes they spell, in either case, at every length (the word-at-a-
+    /// time loop and its tail); a character that is not a hex digit, at any place, refuses the
+    /// blob and is the one named.
+    @Test func hexBlobsReadAsTheirBytes() {
+        var random = SplitMix64(seed: 0x4845_5842)
+        func decode(_ text: [UInt8]) -> [UInt8]? { text.withUnsafeBufferPointer { ByteText.bytes(fromHex: $0) } }
+        for length in 0...41 {
+            let bytes = (0..<length).map { _ in UInt8.random(in: 0...255, using: &random) }
+            let text = bytes.map { String(format: Bool.random(using: &random) ? "%02X" : "%02x", $0) }.joined()
+            #expect(decode(Array(text.utf8)) == bytes, "\(text)")
+            for position in 0..<(2 * length) {
+                for bad: UInt8 in [0x00, 0x2F, 0x3A, 0x40, 0x47, 0x60, 0x67, 0x7F, 0x80, 0xB0, 0xC6, 0xE6, 0xFF] {
+                    var damaged = Array(text.utf8)
+                    damaged[position] = bad
+                    #expect(decode(damaged) == nil, "\(length) \(position) \(bad)")
+                    #expect(damaged.withUnsafeBufferPointer { ByteText.firstNonHexDigit(in: $0) } == position)
+                }
+            }
+        }
+        #expect(decode(Array("ABC".utf8)) == nil)
     }
 
     /// Lines split across chunks of every size come out whole; over-long ones are cut off.

@@ -20,7 +20,9 @@ struct TextCommand: Subcommand {
             prints — and writes one JSON line per record in input order: {"id": "…", "text": "…"} \
             (and "runs" with --runs), or {"id": "…", "error": {"code", "offset", "reason"}} for a \
             bad record (an empty blob, as a NULL column prints, is one) and goes on. A summary \
-            'N records, M failed' goes to standard error; the exit status is 1 if any record failed.
+            'N records, M failed' goes to standard error; the exit status is 1 if any record failed. \
+            'decode --lines --plain' (or --json) writes each record's whole plain (or lossless) \
+            JSON the same way, for archives of any class.
 
             With --shard I/N (shards numbered from 1), only the records of shard I are decoded and \
             written, the others skipped unread: a record belongs to shard \
@@ -35,6 +37,9 @@ struct TextCommand: Subcommand {
         flags: [
             .init("runs", help: "Also print the attribute runs (ranges and attributes) as JSON."),
         ])
+
+    private static let textMember: [UInt8] = Array(#""text":"#.utf8)
+    private static let runsMember: [UInt8] = Array(#","runs":"#.utf8)
 
     /// The archive, unless reading records.
     let file: ParsedArguments.Value<String>?
@@ -72,11 +77,13 @@ struct TextCommand: Subcommand {
         decoder.withRuns = runs
         if let encoding = lines.flatMap({ BlobEncoding(rawValue: $0.value) }) {
             let stream = RecordStream(encoding: encoding, maximumLineLength: RecordStream.defaultMaximumLineLength(context), shard: shard?.value)
-            return try stream.run(context) { (blob) throws(RecordError) -> [UInt8] in
+            return try stream.run(context) { (blob, members) throws(RecordError) in
                 let text = try decoder.decode(blob)
-                var members = [JSONMember("text", .string(text.string))]
-                if runs { members.append(JSONMember("runs", .array(text.runs.map(MessageText.json)))) }
-                return JSONValue.object(members).text(pretty: false)
+                members.append(contentsOf: Self.textMember)
+                members.append(contentsOf: JSONValue.string(text.string).text(pretty: false))
+                guard runs else { return }
+                members.append(contentsOf: Self.runsMember)
+                members.append(contentsOf: JSONValue.array(text.runs.map(MessageText.json)).text(pretty: false))
             }
         }
         guard let file else { return .usage }

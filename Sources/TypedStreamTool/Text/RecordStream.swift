@@ -31,7 +31,8 @@ enum BlobEncoding: String, CaseIterable {
 /// prints them, and writes one JSON line per record in input order — `{"id": "…", …what the
 /// work gives…}`, or `{"id": "…", "error": {"code", "offset", "reason"}}` for a bad record, and
 /// the stream goes on. Then `N records, M failed` on standard error; the exit status is 1 if any
-/// record failed.
+/// record failed. `text --lines` and `decode --lines` both run through it, each with its own
+/// ``Work``.
 ///
 /// Lines longer than the record limit are reported as `recordTooLong` and skipped without being
 /// held; empty lines are ignored; an empty blob (a NULL column) is `emptyBlob`. When standard
@@ -42,6 +43,12 @@ enum BlobEncoding: String, CaseIterable {
 /// the limit, what its output line's id holds): the others are skipped unread, so the shards
 /// 1…N of one input write, between them, exactly the lines of the unsharded run.
 struct RecordStream {
+    /// What one record's blob gives: the work appends to `members` the JSON members that follow
+    /// the id (`"text":"…"`, no leading comma, no braces), or throws ``RecordError`` (what it
+    /// appended is then dropped). `members` is empty at each call; its storage is reused from
+    /// one record to the next.
+    typealias Work = (_ blob: [UInt8], _ members: inout [UInt8]) throws(RecordError) -> Void
+
     /// How blobs are spelled.
     let encoding: BlobEncoding
     /// The longest line accepted, in bytes.
@@ -53,38 +60,35 @@ struct RecordStream {
     /// input limit when that is smaller.
     static func defaultMaximumLineLength(_ context: CommandContext) -> Int { min(context.inputLimit, 64 << 20) }
 
-    /// Runs over standard input: `work` turns each record's blob into the JSON object text
-    /// (`{"text": …}`) whose members follow the id, or throws ``RecordError``. Returns the exit
-    /// code; throws ``FileReadError`` when standard input cannot be read.
-    func run(_ context: CommandContext, work: ([UInt8]) throws(RecordError) -> [UInt8]) throws(FileReadError) -> ExitCode {
+    /// Runs over standard input, `work` making each record's members. Returns the exit code;
+    /// throws ``FileReadError`` when standard input cannot be read.
+    func run(_ context: CommandContext, work: Work) throws(FileReadError) -> ExitCode {
         var reader = LineReader(maximumLength: maximumLineLength) { (buffer: inout [UInt8], count: Int) throws(FileReadError) -> Bool in
             try context.readStandardInputChunk(into: &buffer, maximum: count)
         }
         var records = 0, failed = 0, elsewhere = 0
+        var members: [UInt8] = []
+        members.reserveCapacity(1 << 12)
         let finished = try context.output.withWriter { (out: inout OutputWriter) throws(FileReadError) -> Bool in
             while let line = try reader.next() {
                 if case .line(let bytes) = line, bytes.isEmpty { continue }
-                guard let (id, result) = process(line, work: work) else {
+                members.removeAll(keepingCapacity: true)
+                guard let (id, outcome) = process(line, into: &members, work: work) else {
                     elsewhere += 1
                     continue
                 }
                 records += 1
-                out.append(UInt8(ascii: "{"))
                 out.append(Self.idMember)
-                out.append(JSONValue.string(id).text(pretty: false))
-                switch result {
-                case .success(let members) where members.count > 2:
-                    out.append(UInt8(ascii: ","))
-                    out.append(members[1...])
-                case .success:
-                    out.append(UInt8(ascii: "}"))
-                case .failure(let error):
+                Self.appendString(id, to: &out)
+                if let error = outcome {
                     failed += 1
                     out.append(Self.errorMember)
                     out.append(error.json.text(pretty: false))
-                    out.append(UInt8(ascii: "}"))
+                } else if !members.isEmpty {
+                    out.append(UInt8(ascii: ","))
+                    out.append(members)
                 }
-                out.append(UInt8(ascii: "\n"))
+                out.append(Self.lineEnd)
                 if out.failed { return false }
             }
             return true
@@ -95,32 +99,46 @@ struct RecordStream {
         return failed > 0 ? .failure : .success
     }
 
-    private static let idMember: [UInt8] = Array(#""id":"#.utf8)
+    private static let idMember: [UInt8] = Array(#"{"id":"#.utf8)
     private static let errorMember: [UInt8] = Array(#","error":"#.utf8)
+    private static let lineEnd: [UInt8] = Array("}\n".utf8)
 
-    /// The id and the work's result (or why there is none) for one line; `nil` when the line
-    /// belongs to another shard.
-    private func process(_ line: LineReader.Line, work: ([UInt8]) throws(RecordError) -> [UInt8]) -> (id: String, Result<[UInt8], RecordError>)? {
+    /// Writes `bytes` as a JSON string: as they are between quotes when they are printable
+    /// ASCII other than `"` and `\` (a row id), else through ``JSONValue`` (escaped, and
+    /// invalid UTF-8 repaired).
+    private static func appendString(_ bytes: ArraySlice<UInt8>, to out: inout OutputWriter) {
+        if bytes.allSatisfy({ $0 >= 0x20 && $0 < 0x7F && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") }) {
+            out.append(UInt8(ascii: "\""))
+            out.append(bytes)
+            out.append(UInt8(ascii: "\""))
+        } else {
+            out.append(JSONValue.string(String(decoding: bytes, as: UTF8.self)).text(pretty: false))
+        }
+    }
+
+    /// The id's bytes and `nil` (the work appended the members) or why the record gave nothing,
+    /// for one line; `nil` when the line belongs to another shard.
+    private func process(_ line: LineReader.Line, into members: inout [UInt8], work: Work) -> (id: ArraySlice<UInt8>, RecordError?)? {
         switch line {
         case .tooLong(let head, let length):
             let idBytes = head.firstIndex(of: 0x09).map { head[..<$0] } ?? []
             if let shard, !shard.contains(idBytes) { return nil }
-            let id = String(decoding: idBytes, as: UTF8.self)
-            return (id, .failure(RecordError(code: "recordTooLong", offset: nil, reason: "the record is \(length) bytes long, more than the limit of \(maximumLineLength) bytes")))
+            return (idBytes, RecordError(code: "recordTooLong", offset: nil, reason: "the record is \(length) bytes long, more than the limit of \(maximumLineLength) bytes"))
         case .line(let bytes):
             guard let tab = bytes.firstIndex(of: 0x09) else {
                 if let shard, !shard.contains(bytes) { return nil }
-                return (String(decoding: bytes, as: UTF8.self), .failure(RecordError(code: "badRecord", offset: nil, reason: "the line has no tab between the id and the blob")))
+                return (bytes, RecordError(code: "badRecord", offset: nil, reason: "the line has no tab between the id and the blob"))
             }
-            if let shard, !shard.contains(bytes[..<tab]) { return nil }
-            let id = String(decoding: bytes[..<tab], as: UTF8.self)
+            let id = bytes[..<tab]
+            if let shard, !shard.contains(id) { return nil }
             let text = bytes[(tab + 1)...]
-            guard !text.isEmpty else { return (id, .failure(RecordError(code: "emptyBlob", offset: nil, reason: "empty blob (a NULL column)"))) }
+            guard !text.isEmpty else { return (id, RecordError(code: "emptyBlob", offset: nil, reason: "empty blob (a NULL column)")) }
             do throws(RecordError) {
                 let blob = try text.withUnsafeBufferPointer { (buffer) throws(RecordError) -> [UInt8] in try encoding.decode(buffer) }
-                return (id, .success(try work(blob)))
+                try work(blob, &members)
+                return (id, nil)
             } catch {
-                return (id, .failure(error))
+                return (id, error)
             }
         }
     }
