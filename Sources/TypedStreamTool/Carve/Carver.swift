@@ -59,10 +59,9 @@ struct Carver {
         let margin = 8
         var chunkStart = 0
         var resume = 0
-        // What damaged candidates have read, and may read in all.
-        var damagedRead = 0
         // Type strings compiled once for all candidates (message bodies share most of theirs).
         var compiled = CompiledTypeStrings()
+        // What damaged candidates may read in all (what they have read is in the totals).
         let damagedBudget = 2 * source.size + maximumSize
         // One buffer for every piece: the margin before it, the piece, the longest signature after.
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: chunkSize + CarveSignature.longest + 2 * margin, alignment: 16)
