@@ -72,21 +72,19 @@ public struct ArchiveStatistics: Sendable {
 
     /// Reads `bytes` and computes the statistics. Throws ``CoderError`` (`malformed` for bad bytes).
     public static func compute(bytes: [UInt8], registry: ClassRegistry = .foundation, options: Unarchiver.Options = Unarchiver.Options()) throws(CoderError) -> ArchiveStatistics {
-        let decoder = try Unarchiver(bytes: bytes, registry: registry, options: options)
+        try compute(decoding: Unarchiver(bytes: bytes, registry: registry, options: options))
+    }
+
+    /// Decodes every top-level group `decoder` has left and computes the statistics of the
+    /// objects it decoded. The decoded objects stay with `decoder` (a caller about to end its
+    /// process can keep them rather than free them). Throws ``CoderError`` from the codecs.
+    public static func compute(decoding decoder: Unarchiver) throws(CoderError) -> ArchiveStatistics {
         _ = try decoder.decodeTopLevelItems()
         var statistics = ArchiveStatistics()
-        // Counted by the class name's bytes; a name is made once per class, at the end.
-        var counts: [ArraySlice<UInt8>: ClassCount] = [:]
-        decoder.forEachDecodedObject { name, instance in
-            if instance is GenericObject {
-                counts[name, default: ClassCount()].generic += 1
-            } else {
-                counts[name, default: ClassCount()].typed += 1
-            }
-        }
-        for (name, count) in counts {
-            let text = String(decoding: name, as: UTF8.self)
-            statistics.perClass[text, default: ClassCount()].typed += count.typed
+        // Counted per class by the decoder; a name is made once per class.
+        for count in decoder.decodedObjectCounts() {
+            let text = String(decoding: count.className, as: UTF8.self)
+            statistics.perClass[text, default: ClassCount()].typed += count.decoded - count.generic
             statistics.perClass[text, default: ClassCount()].generic += count.generic
         }
         for count in statistics.perClass.values {

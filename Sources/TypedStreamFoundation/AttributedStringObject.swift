@@ -84,12 +84,16 @@ public final class AttributedStringObject: ArchivableObject, HoldsObjects, Custo
         return result
     }
 
+    /// The class versions this codec reads (a constant: a literal at the call would be
+    /// made anew for every object).
+    private static let chainVersions: KeyValuePairs<String, ClosedRange<Int64>> = ["NSMutableAttributedString": 0...0, "NSAttributedString": 0...0]
+
     /// Reads the string and the runs. Throws ``CoderError`` `badContents` when a run is
     /// negative or overflows the string, or a dictionary number is neither known nor the next.
     @_specialize(where D == Unarchiver)
     public func decodeContents<D: ObjectDecoder>(with decoder: D) throws {
         archiveClassChain = decoder.currentClassChain
-        try decoder.requireChainVersions(["NSMutableAttributedString": 0...0, "NSAttributedString": 0...0])
+        try decoder.requireChainVersions(Self.chainVersions)
         let offset = decoder.currentObjectOffset
         guard let string = try decoder.decodeObject(of: StringObject.self) else {
             throw CoderError(.badContents, at: offset, "NSAttributedString has a nil string")

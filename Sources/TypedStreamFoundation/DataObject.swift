@@ -31,11 +31,15 @@ public final class DataObject: ArchivableObject, CustomStringConvertible {
     /// The bytes as `Foundation.Data` (a copy).
     public var data: Data { Data(bytes) }
 
+    /// The class versions this codec reads (a constant: a literal at the call would be
+    /// made anew for every object).
+    private static let chainVersions: KeyValuePairs<String, ClosedRange<Int64>> = ["NSMutableData": 0...0, "NSData": 0...0]
+
     /// Reads the length and the bytes.
     @_specialize(where D == Unarchiver)
     public func decodeContents<D: ObjectDecoder>(with decoder: D) throws {
         archiveClassChain = decoder.currentClassChain
-        try decoder.requireChainVersions(["NSMutableData": 0...0, "NSData": 0...0])
+        try decoder.requireChainVersions(Self.chainVersions)
         bytes = try decoder.decodeDataObject()
     }
 

@@ -28,11 +28,15 @@ public final class DateObject: ArchivableObject, CustomStringConvertible {
     /// The date.
     public var date: Date { Date(timeIntervalSinceReferenceDate: timeIntervalSinceReferenceDate) }
 
+    /// The class versions this codec reads (a constant: a literal at the call would be
+    /// made anew for every object).
+    private static let chainVersions: KeyValuePairs<String, ClosedRange<Int64>> = ["NSDate": 0...0]
+
     /// Reads the `"d"` group.
     @_specialize(where D == Unarchiver)
     public func decodeContents<D: ObjectDecoder>(with decoder: D) throws {
         archiveClassChain = decoder.currentClassChain
-        try decoder.requireChainVersions(["NSDate": 0...0])
+        try decoder.requireChainVersions(Self.chainVersions)
         timeIntervalSinceReferenceDate = try decoder.decode()
     }
 

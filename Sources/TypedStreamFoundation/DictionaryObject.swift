@@ -66,12 +66,16 @@ public final class DictionaryObject: ArchivableObject, HoldsObjects {
         return nil
     }
 
+    /// The class versions this codec reads (a constant: a literal at the call would be
+    /// made anew for every object).
+    private static let chainVersions: KeyValuePairs<String, ClosedRange<Int64>> = ["NSMutableDictionary": 0...0, "NSDictionary": 0...0]
+
     /// Reads the count and the entries. Throws ``CoderError`` `badContents` for a negative
     /// count or one larger than the groups the object holds.
     @_specialize(where D == Unarchiver)
     public func decodeContents<D: ObjectDecoder>(with decoder: D) throws {
         archiveClassChain = decoder.currentClassChain
-        try decoder.requireChainVersions(["NSMutableDictionary": 0...0, "NSDictionary": 0...0])
+        try decoder.requireChainVersions(Self.chainVersions)
         let offset = decoder.currentObjectOffset
         let count: Int32 = try decoder.decode()
         guard count >= 0 else { throw CoderError(.badContents, at: offset, "NSDictionary count \(count) is negative") }

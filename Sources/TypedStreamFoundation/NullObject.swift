@@ -11,10 +11,14 @@ public final class NullObject: ArchivableObject, CustomStringConvertible {
     /// Creates an `NSNull`.
     public init() {}
 
+    /// The class versions this codec reads (a constant: a literal at the call would be
+    /// made anew for every object).
+    private static let chainVersions: KeyValuePairs<String, ClosedRange<Int64>> = ["NSNull": 0...0]
+
     /// Reads nothing.
     public func decodeContents(with decoder: some ObjectDecoder) throws {
         archiveClassChain = decoder.currentClassChain
-        try decoder.requireChainVersions(["NSNull": 0...0])
+        try decoder.requireChainVersions(Self.chainVersions)
     }
 
     /// Writes nothing.

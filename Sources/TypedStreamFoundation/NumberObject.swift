@@ -68,12 +68,16 @@ public final class NumberObject: ArchivableObject, CustomStringConvertible {
     /// A `d` number (`numberWithDouble:`).
     public convenience init(double: Double) { self.init(.double(double)) }
 
+    /// The class versions this codec reads (a constant: a literal at the call would be
+    /// made anew for every object).
+    private static let chainVersions: KeyValuePairs<String, ClosedRange<Int64>> = ["NSNumber": 0...0, "NSValue": 0...0]
+
     /// Reads the NSValue part and interprets it by its objCType. Throws ``CoderError``
     /// `badContents` for an objCType that is not a scalar.
     @_specialize(where D == Unarchiver)
     public func decodeContents<D: ObjectDecoder>(with decoder: D) throws {
         archiveClassChain = decoder.currentClassChain
-        try decoder.requireChainVersions(["NSNumber": 0...0, "NSValue": 0...0])
+        try decoder.requireChainVersions(Self.chainVersions)
         let offset = decoder.currentObjectOffset
         let (type, archived) = try ValueObject.decodeTypeAndValue(with: decoder)
         guard let number = Self.number(archived, objCType: type) else {
@@ -105,15 +109,22 @@ public final class NumberObject: ArchivableObject, CustomStringConvertible {
 
     /// The bit width of an integer letter, and whether it is signed.
     private static func integerShape(_ letter: String) -> (bits: Int, signed: Bool)? {
+        let utf8 = letter.utf8
+        guard utf8.count == 1, let byte = utf8.first else { return nil }
+        return integerShape(byte)
+    }
+
+    /// ``integerShape(_:)-(String)`` of a letter's byte.
+    private static func integerShape(_ letter: UInt8) -> (bits: Int, signed: Bool)? {
         switch letter {
-        case "c": (8, true)
-        case "C", "B": (8, false)
-        case "s": (16, true)
-        case "S": (16, false)
-        case "i", "l": (32, true)
-        case "I", "L": (32, false)
-        case "q": (64, true)
-        case "Q": (64, false)
+        case UInt8(ascii: "c"): (8, true)
+        case UInt8(ascii: "C"), UInt8(ascii: "B"): (8, false)
+        case UInt8(ascii: "s"): (16, true)
+        case UInt8(ascii: "S"): (16, false)
+        case UInt8(ascii: "i"), UInt8(ascii: "l"): (32, true)
+        case UInt8(ascii: "I"), UInt8(ascii: "L"): (32, false)
+        case UInt8(ascii: "q"): (64, true)
+        case UInt8(ascii: "Q"): (64, false)
         default: nil
         }
     }
@@ -121,14 +132,17 @@ public final class NumberObject: ArchivableObject, CustomStringConvertible {
     /// Interprets a decoded value by its objCType; `nil` when the type is not a scalar. (Public
     /// so plain JSON can read a number without decoding the object around it.)
     public static func number(_ archived: ArchivedValue, objCType: String) -> NumberValue? {
-        switch (objCType, archived) {
-        case ("f", .float(let x, _)): return .float(x)
-        case ("d", .double(let x, _)): return .double(x)
-        case ("c", .byte(let b)): return b <= 1 ? .bool(b == 1) : .int(Int64(Int8(bitPattern: b)))
-        case ("B", .byte(let b)): return b <= 1 ? .bool(b == 1) : .uint(UInt64(b))
-        case ("C", .byte(let b)): return .uint(UInt64(b))
+        // Every scalar objCType is one ASCII letter: compared as a byte, not as text.
+        let utf8 = objCType.utf8
+        guard utf8.count == 1, let letter = utf8.first else { return nil }
+        switch (letter, archived) {
+        case (UInt8(ascii: "f"), .float(let x, _)): return .float(x)
+        case (UInt8(ascii: "d"), .double(let x, _)): return .double(x)
+        case (UInt8(ascii: "c"), .byte(let b)): return b <= 1 ? .bool(b == 1) : .int(Int64(Int8(bitPattern: b)))
+        case (UInt8(ascii: "B"), .byte(let b)): return b <= 1 ? .bool(b == 1) : .uint(UInt64(b))
+        case (UInt8(ascii: "C"), .byte(let b)): return .uint(UInt64(b))
         case (_, .integer(let v, _)):
-            guard let shape = integerShape(objCType), shape.bits > 8 else { return nil }
+            guard let shape = integerShape(letter), shape.bits > 8 else { return nil }
             if shape.signed { return .int(v) }
             return .uint(UInt64(truncatingIfNeeded: v) & (shape.bits == 64 ? .max : (1 << UInt64(shape.bits)) - 1))
         default: return nil

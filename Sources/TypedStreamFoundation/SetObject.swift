@@ -38,12 +38,16 @@ public final class SetObject: ArchivableObject, HoldsObjects {
     /// Whether the archived class is `NSMutableSet`.
     public var isMutable: Bool { archiveClassChain.first?.name == "NSMutableSet" }
 
+    /// The class versions this codec reads (a constant: a literal at the call would be
+    /// made anew for every object).
+    private static let chainVersions: KeyValuePairs<String, ClosedRange<Int64>> = ["NSMutableSet": 0...0, "NSSet": 0...0]
+
     /// Reads the count and the elements. Throws ``CoderError`` `badContents` for a count
     /// larger than the groups the object holds.
     @_specialize(where D == Unarchiver)
     public func decodeContents<D: ObjectDecoder>(with decoder: D) throws {
         archiveClassChain = decoder.currentClassChain
-        try decoder.requireChainVersions(["NSMutableSet": 0...0, "NSSet": 0...0])
+        try decoder.requireChainVersions(Self.chainVersions)
         elements = try decoder.decodeCountedObjects(countType: UInt32.self, className: "NSSet")
     }
 

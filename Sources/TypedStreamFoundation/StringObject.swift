@@ -35,7 +35,11 @@ public final class StringObject: ArchivableObject, CustomStringConvertible {
     public var isMutable: Bool { archiveClassChain.first?.name == "NSMutableString" }
 
     /// The length in UTF-16 code units, as `-[NSString length]` counts.
-    public var utf16Count: Int { string.utf16.count }
+    public var utf16Count: Int {
+        // ASCII (most text) has one unit per byte: counted without making the string.
+        if bytes.allSatisfy({ $0 < 0x80 }) { return bytes.count }
+        return string.utf16.count
+    }
 
     /// Reads the `"+"` group.
     @_specialize(where D == Unarchiver)

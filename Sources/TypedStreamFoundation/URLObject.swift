@@ -44,13 +44,17 @@ public final class URLObject: ArchivableObject, CustomStringConvertible {
         return URL(string: relativeString, relativeTo: baseURL)
     }
 
+    /// The class versions this codec reads (a constant: a literal at the call would be
+    /// made anew for every object).
+    private static let chainVersions: KeyValuePairs<String, ClosedRange<Int64>> = ["NSURL": 0...0]
+
     /// Reads the flag, the base URL and the string. Throws ``CoderError`` `badContents` for a
     /// flag other than 0 or 1 or a missing string, `unexpectedClass` for a base that is not an
     /// `NSURL` or a string that is not an `NSString`.
     @_specialize(where D == Unarchiver)
     public func decodeContents<D: ObjectDecoder>(with decoder: D) throws {
         archiveClassChain = decoder.currentClassChain
-        try decoder.requireChainVersions(["NSURL": 0...0])
+        try decoder.requireChainVersions(Self.chainVersions)
         let offset = decoder.currentObjectOffset
         let flag: Int8 = try decoder.decode()
         switch flag {

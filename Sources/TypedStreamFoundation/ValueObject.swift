@@ -60,11 +60,15 @@ public final class ValueObject: ArchivableObject, CustomStringConvertible {
     /// The point, size, rectangle or range held, or `nil` for any other `objCType`.
     public var geometry: GeometryValue? { Self.geometry(objCType: objCType, value: value) }
 
+    /// The class versions this codec reads (a constant: a literal at the call would be
+    /// made anew for every object).
+    private static let chainVersions: KeyValuePairs<String, ClosedRange<Int64>> = ["NSValue": 0...0]
+
     /// Reads the `objCType` and the value.
     @_specialize(where D == Unarchiver)
     public func decodeContents<D: ObjectDecoder>(with decoder: D) throws {
         archiveClassChain = decoder.currentClassChain
-        try decoder.requireChainVersions(["NSValue": 0...0])
+        try decoder.requireChainVersions(Self.chainVersions)
         (objCType, value) = try Self.decodeTypeAndValue(with: decoder)
     }
 

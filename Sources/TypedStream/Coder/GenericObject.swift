@@ -3,17 +3,17 @@
 /// re-encoded through the archiver, so shared references stay shared.
 public final class GenericObject: ArchivableObject, HoldsObjects, CustomStringConvertible {
     /// The class chain as read, most derived first.
-    public var archiveClassChain: [ArchiveClassLink] = []
+    @exclusivity(unchecked) public var archiveClassChain: [ArchiveClassLink] = []
     /// The groups as read (values keep their recorded wire decisions).
-    public var groups: [ArchivedGroup] = []
+    @exclusivity(unchecked) public var groups: [ArchivedGroup] = []
     /// The decoded instances of the objects the groups refer to, by the identity of their
     /// ``ArchivedObject``.
-    public var objects: [ObjectIdentifier: AnyObject] = [:]
+    @exclusivity(unchecked) public var objects: [ObjectIdentifier: AnyObject] = [:]
     /// The graph entry this object was decoded from, when it was decoded over the graph (`nil`
     /// when a streaming decode read it straight from the bytes).
-    public private(set) var source: ArchivedObject?
+    @exclusivity(unchecked) public private(set) var source: ArchivedObject?
     /// The byte offset of the object's end-of-object marker in the archive it was read from.
-    public private(set) var endOffset: Int?
+    @exclusivity(unchecked) public private(set) var endOffset: Int?
 
     /// Creates an empty generic object.
     public init() {}
@@ -30,20 +30,35 @@ public final class GenericObject: ArchivableObject, HoldsObjects, CustomStringCo
     public func decodeContents<D: ObjectDecoder>(with decoder: D) throws {
         archiveClassChain = decoder.currentClassChain
         source = decoder.currentGraphObject
+        // Gathered in locals and stored once (also when a group fails): a stored property
+        // appended to per group costs a uniqueness check and an access each time.
+        var groups = self.groups
+        var objects = self.objects
+        self.groups = []
+        self.objects = [:]
+        defer {
+            self.groups = groups
+            self.objects = objects
+        }
+        groups.reserveCapacity(groups.count + Self.usualGroupCount)
         while decoder.hasMoreGroups {
             let group = try decoder.decodeGroup()
-            for index in 0..<group.valueCount { try collect(group.value(at: index), decoder) }
+            for index in 0..<group.valueCount { try Self.collect(group.value(at: index), decoder, into: &objects) }
             groups.append(group)
         }
         endOffset = decoder.currentObjectEndOffset
     }
 
-    private func collect(_ value: ArchivedValue, _ decoder: some ObjectDecoder) throws(CoderError) {
+    /// Room made for groups before the first is read: most objects hold a handful, and an array
+    /// grown from nothing reallocates at each doubling.
+    private static let usualGroupCount = 4
+
+    private static func collect(_ value: ArchivedValue, _ decoder: some ObjectDecoder, into objects: inout [ObjectIdentifier: AnyObject]) throws(CoderError) {
         switch value {
         case .object(let entry?, _):
             objects[ObjectIdentifier(entry)] = try decoder.object(for: entry)
         case .array(let values), .structure(let values):
-            for v in values { try collect(v, decoder) }
+            for v in values { try collect(v, decoder, into: &objects) }
         default:
             break
         }

@@ -15,6 +15,9 @@ extension Unarchiver {
         guard let types = stream.reader.types(ofSharedString: token.textIndex) else { throw streamNeedsGraph() }
         let head = streamGroupHead(token, types: types)
         if stream.open.isEmpty { stream.topLevelGroupsTaken += 1 }
+        if stream.reader.isStraightLine(operations) {
+            return ArchivedGroup(head: head, storage: try streamStraightLineValues(operations), offset: token.start)
+        }
         stream.reader.enterGroup(operations)
         // The group's values, then those of each open array or struct from where it started.
         var values: [ArchivedValue] = []
@@ -39,6 +42,41 @@ extension Unarchiver {
             }
         }
         return ArchivedGroup(head: head, storage: GroupValues(values), offset: token.start)
+    }
+
+    /// The values of a straight-line group (see ``TokenReader/isStraightLine(_:)``) whose type
+    /// string was just read, operation by operation, without the reader's group frame: the
+    /// values ``streamGroupAsArchived()`` makes, as the graph reader makes them.
+    private func streamStraightLineValues(_ operations: Range<Int>) throws(CoderError) -> GroupValues {
+        var values: [ArchivedValue] = []
+        // Where each open struct's members start in `values` (straight-line groups hold no arrays).
+        var structStarts: [Int] = []
+        var pc = operations.lowerBound
+        while pc < operations.upperBound {
+            let operation = pc
+            pc += 1
+            let next = try streamRead { (reader) throws(WireError) in try reader.directValue(at: operation) }
+            switch next.code {
+            case .structStart:
+                structStarts.append(values.count)
+            case .structEnd:
+                guard let start = structStarts.popLast() else { throw streamNeedsGraph() }
+                // A struct that is the whole group (`{?=ffff}`) takes the members' array as it is.
+                if start == 0, structStarts.isEmpty, pc == operations.upperBound { return .one(.structure(values)) }
+                let members = Array(values[start...])
+                values.removeSubrange(start...)
+                values.append(.structure(members))
+            case .arrayStart, .arrayEnd:
+                throw streamNeedsGraph()
+            default:
+                let value = try streamSingleValue(next)
+                // Most groups hold one value: it is kept without an array.
+                if values.isEmpty, structStarts.isEmpty, pc == operations.upperBound { return .one(value) }
+                values.append(value)
+            }
+        }
+        guard structStarts.isEmpty else { throw streamNeedsGraph() }
+        return GroupValues(values)
     }
 
     /// The value of a token that is neither an array's nor a struct's start or end.

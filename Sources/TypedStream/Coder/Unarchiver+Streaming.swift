@@ -434,6 +434,49 @@ extension Unarchiver {
         }
     }
 
+    /// How many of the objects decoded so far are of each class, as archived (before
+    /// ``classSubstitutions``), and how many of those are ``GenericObject``s: one entry per class
+    /// name that has decoded objects, in no particular order. Counts by class slot, so a name is
+    /// handled once per class rather than once per object.
+    public func decodedObjectCounts() -> [(className: ArraySlice<UInt8>, decoded: Int, generic: Int)] {
+        var result: [(className: ArraySlice<UInt8>, decoded: Int, generic: Int)] = []
+        guard isStreaming else {
+            var byName: [ArraySlice<UInt8>: (decoded: Int, generic: Int)] = [:]
+            forEachDecodedObject { name, instance in
+                byName[name, default: (0, 0)].decoded += 1
+                if instance is GenericObject { byName[name, default: (0, 0)].generic += 1 }
+            }
+            for (name, count) in byName { result.append((name, count.decoded, count.generic)) }
+            return result
+        }
+        // Per class slot: objects decoded, and generic ones among them.
+        var decoded = [Int](repeating: 0, count: stream.classes.count)
+        var generic = [Int](repeating: 0, count: stream.classes.count)
+        let genericType = ObjectIdentifier(GenericObject.self)
+        let classSlots = stream.instanceClassSlots
+        stream.instances.withUnsafeBufferPointer { instances in
+            for slot in 0..<min(instances.count, classSlots.count) {
+                let classSlot = Int(classSlots[slot])
+                guard classSlot >= 0, classSlot < decoded.count, let instance = instances[slot] else { continue }
+                decoded[classSlot] += 1
+                if ObjectIdentifier(type(of: instance)) == genericType { generic[classSlot] += 1 }
+            }
+        }
+        // Classes of one name in several slots (an archive may define a name twice) are summed.
+        var slotOfName: [ArraySlice<UInt8>: Int] = [:]
+        for classSlot in decoded.indices where decoded[classSlot] > 0 {
+            guard let entry = stream.classes[classSlot] else { continue }
+            if let known = slotOfName[entry.name] {
+                result[known].decoded += decoded[classSlot]
+                result[known].generic += generic[classSlot]
+            } else {
+                slotOfName[entry.name] = result.count
+                result.append((entry.name, decoded[classSlot], generic[classSlot]))
+            }
+        }
+        return result
+    }
+
     /// ``forEachDecodedObject(_:)`` with each object's object-table slot (`#n` in `decode` and
     /// `tokens`); objects of a graph that was not read from bytes (no slot) are left out.
     public func forEachDecodedObjectInSlot(_ body: (_ slot: Int, _ className: ArraySlice<UInt8>, _ instance: AnyObject) throws -> Void) rethrows {
