@@ -86,6 +86,12 @@ public enum PlainJSON {
         public var pretty: Bool
         /// The hook that substitutes natural values for objects. Default `nil` (generic form only).
         public var naturalValue: NaturalValue?
+        /// Classes whose natural value ``naturalValue`` always gives as
+        /// ``Natural/values(fromGroup:)`` from the second group (`1`), whatever their groups —
+        /// NSArray's family: their objects are written as they are read, without a view of them
+        /// first (so a long array is read once). Ignored without ``naturalValue``, and for a class
+        /// with a record form. Default empty.
+        public var arrayClasses: [String] = []
         /// The plain-JSON forms of classes without a codec here, asked before ``naturalValue``
         /// (``RecordForm/plainJSON(_:context:)``). Default empty.
         public var recordForms: RecordForms

@@ -1,0 +1,207 @@
+import ObjCTypeEncoding
+import TypedStream
+
+/// The archive read once, front to back, for plain JSON: the converter takes the top-level
+/// values, and the values of the containers it writes as they are read (``next()``), from one
+/// token reader, and holds one value at a time — its tokens, with every object inside it — in a
+/// window (``fill(_:)``), from which the views of those objects are made when asked for
+/// (``view(_:)``) without reading the bytes again.
+///
+/// The window keeps, per new object, where its end of object is, so a view is made from the
+/// object's own tokens only (the contents of the objects it holds are stepped over). Memory is
+/// one value's tokens, 28 bytes each; the window is emptied when the next value is read.
+struct PlainJSONStream {
+    let index: ArchiveIndex
+    private var reader: TokenReader
+    /// The tokens of the value in the window (a type string's shared-string number in `value`).
+    private var items: [PlainItem] = []
+    /// Per item: for an object's `new`, the item of its end of object; else 0.
+    private var ends: [Int32] = []
+    /// The first object-table slot taken in the window.
+    private var firstSlot = 0
+    /// Per slot from ``firstSlot``: the item of that object's `new`, −1 for none.
+    private var starts: [Int32] = []
+    /// Open objects while filling: their `new` items.
+    private var open: [Int32] = []
+
+    init(index: ArchiveIndex) {
+        self.index = index
+        reader = TokenReader(bytes: index.bytes)
+    }
+
+    /// The next token of the archive; `nil` at its end. (The archive was checked whole by the
+    /// index, so reading it again meets no error; one would end the reading here.)
+    @inline(__always)
+    mutating func next() -> CompactToken? {
+        try? reader.nextCompact()
+    }
+
+    /// The types of the type string with shared-string number `textIndex`.
+    func types(ofSharedString textIndex: Int) -> [ObjCType] {
+        reader.types(ofSharedString: textIndex) ?? []
+    }
+
+    // MARK: - The window
+
+    /// Empties the window.
+    mutating func clear() {
+        items.removeAll(keepingCapacity: true)
+        ends.removeAll(keepingCapacity: true)
+        starts.removeAll(keepingCapacity: true)
+        open.removeAll(keepingCapacity: true)
+    }
+
+    /// Puts the value that starts with `first` in the window (emptied first), reading the rest
+    /// of it: an array's or struct's elements to its end, an object's chain and contents to its
+    /// end of object, a new class's superclasses.
+    mutating func fill(_ first: CompactToken) {
+        clear()
+        append(first)
+        if first.code == .object, first.form == .new {
+            readObjectRest()
+        } else {
+            readValueRest(of: first)
+        }
+    }
+
+    /// ``fill(_:)`` for an object whose `new` and first class link have been read.
+    mutating func fill(object first: CompactToken, link: CompactToken) {
+        clear()
+        append(first)
+        append(link)
+        readObjectRest()
+    }
+
+    /// Reads past the value that starts with `first` (read into the window, which is emptied).
+    mutating func skip(_ first: CompactToken) {
+        fill(first)
+        clear()
+    }
+
+    /// Reads past the rest of an object whose `new` and first class link have been read.
+    mutating func skipObjectRest() {
+        var depth = 1
+        while depth > 0, let token = next() {
+            if token.code == .object, token.form == .new { depth += 1 }
+            if token.code == .endOfObject { depth -= 1 }
+        }
+    }
+
+    private mutating func readObjectRest() {
+        while !open.isEmpty, let token = next() { append(token) }
+    }
+
+    private mutating func readValueRest(of first: CompactToken) {
+        readValueRest(of: first) { me in
+            guard let token = me.next() else { return false }
+            me.append(token)
+            return true
+        }
+    }
+
+    /// Reads the rest of a value that is not an object: `more` takes the next token (false at
+    /// the end); the value ends with its array's or struct's end, or a new class's chain.
+    private mutating func readValueRest(of first: CompactToken, _ more: (inout PlainJSONStream) -> Bool) {
+        switch first.code {
+        case .arrayStart, .structStart:
+            var aggregates = 1
+            while aggregates > 0 {
+                let before = items.count
+                guard more(&self) else { return }
+                // Objects inside are read whole with their own arrays; only this level counts.
+                if items.count > before { aggregates += Self.aggregateStep(items[items.count - 1], open: open.count) }
+            }
+        case .classLink where first.form == .new:
+            // A `#` value's superclasses follow a new link, to a reference or nil.
+            while true {
+                let before = items.count
+                guard more(&self), items.count > before, items[items.count - 1].form == .new else { return }
+            }
+        default:
+            return
+        }
+    }
+
+    private static func aggregateStep(_ item: PlainItem, open: Int) -> Int {
+        guard open == 0 else { return 0 }
+        switch item.code {
+        case .arrayStart, .structStart: return 1
+        case .arrayEnd, .structEnd: return -1
+        default: return 0
+        }
+    }
+
+    @inline(__always)
+    private mutating func append(_ token: CompactToken) {
+        var item = PlainItem(token)
+        if token.code == .typeString { item.value = Int64(token.textIndex) }
+        let position = Int32(truncatingIfNeeded: items.count)
+        items.append(item)
+        ends.append(0)
+        switch token.code {
+        case .object where token.form == .new:
+            if starts.isEmpty { firstSlot = token.slot }
+            let place = token.slot - firstSlot
+            if place >= 0 {
+                if place >= starts.count { starts.append(contentsOf: repeatElement(-1, count: place + 1 - starts.count)) }
+                starts[place] = position
+            }
+            open.append(position)
+        case .endOfObject:
+            if let start = open.popLast() { ends[Int(start)] = position }
+        default:
+            break
+        }
+    }
+
+    // MARK: - Views
+
+    /// The view of the object in `slot` when its `new` is in the window; else `nil`.
+    func view(_ slot: Int) -> PlainJSONObject? {
+        let place = slot - firstSlot
+        guard !starts.isEmpty, place >= 0, place < starts.count, starts[place] >= 0 else { return nil }
+        let start = Int(starts[place])
+        var builder = PlainJSONObject.Builder(slot: slot)
+        var i = start
+        while i < items.count {
+            let item = items[i]
+            builder.feed(item, item.code == .typeString ? types(ofSharedString: Int(item.value)) : [], index)
+            if builder.isDone { break }
+            // An object inside: on to its end of object, which closes it for the builder.
+            if i != start, item.code == .object, item.form == .new, ends[i] > Int32(i) {
+                i = Int(ends[i])
+            } else {
+                i += 1
+            }
+        }
+        return builder.object(index)
+    }
+
+    /// The value in the window as the only value of a one-group object: its own tokens, the
+    /// contents of the objects in it stepped over (as ``PlainJSONObject/items`` holds them).
+    func valueItems() -> [PlainItem] {
+        var own: [PlainItem] = []
+        var i = 0
+        // Reading past the superclasses of a `#` value (as ``PlainJSONObject/Builder`` does).
+        var inValueChain = false
+        while i < items.count {
+            let item = items[i]
+            if inValueChain {
+                if item.code == .classLink {
+                    if item.form != .new { inValueChain = false }
+                    i += 1
+                    continue
+                }
+                inValueChain = false
+            }
+            own.append(item)
+            if item.code == .object, item.form == .new, ends[i] > Int32(i) {
+                i = Int(ends[i]) + 1
+            } else {
+                if item.code == .classLink, item.form == .new { inValueChain = true }
+                i += 1
+            }
+        }
+        return own
+    }
+}
