@@ -48,15 +48,20 @@ public final class PlainJSONContext: @unchecked Sendable {
     /// referred to (and which from inside themselves).
     private func scan() {
         var reader = TokenReader(bytes: index.bytes)
-        referenced = Array(repeating: false, count: index.slotCount)
+        let slotCount = index.slotCount
+        var referenced = [Bool](repeating: false, count: slotCount)
+        var selfReferenced: Set<Int> = []
+        var classes: [Int: (version: Int64, superclass: Int)] = [:]
+        var reach = [Int32](repeating: 1, count: slotCount)
         var linkAwaitingSuperclass: Int?
         var open: [Int] = []
-        var isOpen = [Bool](repeating: false, count: index.slotCount)
-        reach = Array(repeating: 1, count: index.slotCount)
+        var isOpen = [Bool](repeating: false, count: slotCount)
         let reachCap = Int64(min(expansionLimit, Int(Int32.max) - 1) + 1)
         // Per open object: the objects reached from it so far.
         var openReach: [Int64] = []
-        while let token = try? reader.nextCompact() {
+        let index = self.index
+        // The archive was checked whole by the index: reading it again meets no error.
+        try? reader.forEachCompact { token in
             switch token.code {
             case .classLink:
                 let target = token.form == .null ? -1 : token.slot
@@ -70,20 +75,20 @@ public final class PlainJSONContext: @unchecked Sendable {
                 if token.form == .new {
                     open.append(token.slot)
                     openReach.append(1)
-                    if token.slot < isOpen.count { isOpen[token.slot] = true }
+                    if token.slot < slotCount { isOpen[token.slot] = true }
                 } else if token.form == .reference {
-                    if token.slot < referenced.count { referenced[token.slot] = true }
-                    if token.slot < isOpen.count, isOpen[token.slot] { selfReferenced.insert(token.slot) }
+                    if token.slot < slotCount { referenced[token.slot] = true }
+                    if token.slot < slotCount, isOpen[token.slot] { selfReferenced.insert(token.slot) }
                     // A reference to an object reaches what that object reaches (once closed;
                     // an open one is a cycle, counted once).
-                    if !openReach.isEmpty, token.slot < reach.count, index.kind(ofSlot: token.slot) == .object {
-                        let added = token.slot < isOpen.count && isOpen[token.slot] ? 1 : Int64(reach[token.slot])
+                    if !openReach.isEmpty, token.slot < slotCount, index.kind(ofSlot: token.slot) == .object {
+                        let added = isOpen[token.slot] ? 1 : Int64(reach[token.slot])
                         openReach[openReach.count - 1] = min(openReach[openReach.count - 1] + added, reachCap)
                     }
                 }
             case .endOfObject:
                 if let slot = open.popLast(), let total = openReach.popLast() {
-                    if slot < isOpen.count {
+                    if slot < slotCount {
                         isOpen[slot] = false
                         reach[slot] = Int32(truncatingIfNeeded: total)
                     }
@@ -93,6 +98,10 @@ public final class PlainJSONContext: @unchecked Sendable {
                 break
             }
         }
+        self.referenced = referenced
+        self.selfReferenced = selfReferenced
+        self.classes = classes
+        self.reach = reach
     }
 
     /// Per class slot: whether a class named in `names` appears in its chain at another version

@@ -13,6 +13,9 @@ import TypedStream
 struct PlainJSONStream {
     let index: ArchiveIndex
     private var reader: TokenReader
+    /// Tokens read ahead, from ``batchHead`` on.
+    private var batch: [CompactToken] = []
+    private var batchHead = 0
     /// The tokens of the value in the window (a type string's shared-string number in `value`).
     private var items: [PlainItem] = []
     /// Per item: for an object's `new`, the item of its end of object; else 0.
@@ -33,7 +36,14 @@ struct PlainJSONStream {
     /// index, so reading it again meets no error; one would end the reading here.)
     @inline(__always)
     mutating func next() -> CompactToken? {
-        try? reader.nextCompact()
+        if batchHead == batch.count {
+            batch.removeAll(keepingCapacity: true)
+            batchHead = 0
+            try? reader.nextCompact(into: &batch, count: 512)
+            if batch.isEmpty { return nil }
+        }
+        batchHead += 1
+        return batch[batchHead - 1]
     }
 
     /// The types of the type string with shared-string number `textIndex`.
