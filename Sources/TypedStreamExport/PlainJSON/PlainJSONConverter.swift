@@ -3,7 +3,8 @@ import TypedStream
 import TypedStreamFoundation
 
 /// Writes plain JSON: walks the archive's values as ``PlainJSON`` describes, object by object,
-/// each read again from the bytes when it is reached (``PlainJSONObject``), and writes through a
+/// in the order of one reading front to back (``PlainJSONStream``, `PlainJSONConverter+Stream.swift`),
+/// each object seen through its view (``PlainJSONObject``), and writes through a
 /// ``PlainJSONWriter``.
 ///
 /// Object ids and natural values follow the archive's order of first occurrence: an object's
@@ -581,10 +582,12 @@ struct PlainJSONConverter: ~Copyable {
         }
         // Keys as they will convert, decided before anything is written.
         var keys: [String] = []
+        // Repeated keys: compared one by one while there are few, through a set beyond.
         var seen = Set<String>()
         var allStrings = true
         for pair in stride(from: 0, to: places.count, by: 2) {
-            guard let key = predictedString(object, places[pair].group, places[pair].index), seen.insert(key).inserted else {
+            guard let key = predictedString(object, places[pair].group, places[pair].index),
+                  keys.count < 32 ? !keys.contains(key) : seen.isEmpty ? Self.startSet(&seen, keys, key) : seen.insert(key).inserted else {
                 allStrings = false
                 break
             }
@@ -621,6 +624,12 @@ struct PlainJSONConverter: ~Copyable {
         }
         out.end(&sink)
         return true
+    }
+
+    /// Fills `seen` with `keys` (all different) and `key`; whether `key` is new.
+    static func startSet(_ seen: inout Set<String>, _ keys: [String], _ key: String) -> Bool {
+        seen = Set(keys)
+        return seen.insert(key).inserted
     }
 
     /// The string value `(group, index)` of `object` will convert to, if it converts to a string

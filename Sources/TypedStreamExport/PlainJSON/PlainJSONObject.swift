@@ -125,6 +125,12 @@ extension PlainJSONObject {
 
         var isDone: Bool { state == .done }
 
+        /// Makes room for `groups` groups and `items` values.
+        mutating func reserve(groups: Int, items: Int) {
+            self.groups.reserveCapacity(groups)
+            self.items.reserveCapacity(items)
+        }
+
         private mutating func closeGroup() {
             if let type = groupType {
                 groups.append(Group(typeString: type, types: groupTypes, items: groupStart..<items.count))

@@ -172,6 +172,14 @@ struct PlainJSONStream {
         guard !starts.isEmpty, place >= 0, place < starts.count, starts[place] >= 0 else { return nil }
         let start = Int(starts[place])
         var builder = PlainJSONObject.Builder(slot: slot)
+        // Room for its groups and values at once (its own tokens bound both).
+        var groups = 0, own = 0
+        var j = start + 1
+        while j < min(Int(ends[start]), items.count) {
+            if items[j].code == .typeString || items[j].code == .untypedGroup { groups += 1 } else { own += 1 }
+            j = items[j].code == .object && items[j].form == .new && ends[j] > Int32(j) ? Int(ends[j]) + 1 : j + 1
+        }
+        builder.reserve(groups: groups, items: own)
         var i = start
         while i < items.count {
             let item = items[i]
