@@ -24,8 +24,16 @@ struct PlainJSONStream {
     private var firstSlot = 0
     /// Per slot from ``firstSlot``: the item of that object's `new`, −1 for none.
     private var starts: [Int32] = []
-    /// Open objects while filling: their `new` items.
+    /// Open objects while filling: their `new` items (−1 past the limit).
     private var open: [Int32] = []
+    /// Whether the object being read into the window passed ``objectTokenLimit``: the rest of
+    /// it is read past, and the views of its objects are read again from the bytes.
+    private var overflowed = false
+    /// Whether the value being read is an object (kept to ``objectTokenLimit`` tokens).
+    private var limited = false
+    /// The most tokens of an object the window keeps (28 MiB): a larger one's views are read
+    /// again from the bytes, object by object, so that memory stays what those views take.
+    static let objectTokenLimit = 1 << 20
 
     init(index: ArchiveIndex) {
         self.index = index
@@ -59,6 +67,8 @@ struct PlainJSONStream {
         ends.removeAll(keepingCapacity: true)
         starts.removeAll(keepingCapacity: true)
         open.removeAll(keepingCapacity: true)
+        overflowed = false
+        limited = false
     }
 
     /// Puts the value that starts with `first` in the window (emptied first), reading the rest
@@ -66,10 +76,12 @@ struct PlainJSONStream {
     /// end of object, a new class's superclasses.
     mutating func fill(_ first: CompactToken) {
         clear()
-        append(first)
         if first.code == .object, first.form == .new {
+            limited = true
+            append(first)
             readObjectRest()
         } else {
+            append(first)
             readValueRest(of: first)
         }
     }
@@ -77,6 +89,7 @@ struct PlainJSONStream {
     /// ``fill(_:)`` for an object whose `new` and first class link have been read.
     mutating func fill(object first: CompactToken, link: CompactToken) {
         clear()
+        limited = true
         append(first)
         append(link)
         readObjectRest()
@@ -101,48 +114,43 @@ struct PlainJSONStream {
         while !open.isEmpty, let token = next() { append(token) }
     }
 
+    /// Reads the rest of a value that is not an object: to its array's or struct's end, or to
+    /// the end of a new class's chain.
     private mutating func readValueRest(of first: CompactToken) {
-        readValueRest(of: first) { me in
-            guard let token = me.next() else { return false }
-            me.append(token)
-            return true
-        }
-    }
-
-    /// Reads the rest of a value that is not an object: `more` takes the next token (false at
-    /// the end); the value ends with its array's or struct's end, or a new class's chain.
-    private mutating func readValueRest(of first: CompactToken, _ more: (inout PlainJSONStream) -> Bool) {
         switch first.code {
         case .arrayStart, .structStart:
             var aggregates = 1
-            while aggregates > 0 {
-                let before = items.count
-                guard more(&self) else { return }
+            while aggregates > 0, let token = next() {
                 // Objects inside are read whole with their own arrays; only this level counts.
-                if items.count > before { aggregates += Self.aggregateStep(items[items.count - 1], open: open.count) }
+                let atValueLevel = open.isEmpty
+                append(token)
+                guard atValueLevel else { continue }
+                switch token.code {
+                case .arrayStart, .structStart: aggregates += 1
+                case .arrayEnd, .structEnd: aggregates -= 1
+                default: break
+                }
             }
         case .classLink where first.form == .new:
             // A `#` value's superclasses follow a new link, to a reference or nil.
-            while true {
-                let before = items.count
-                guard more(&self), items.count > before, items[items.count - 1].form == .new else { return }
+            while let token = next() {
+                append(token)
+                if token.form != .new { return }
             }
         default:
             return
         }
     }
 
-    private static func aggregateStep(_ item: PlainItem, open: Int) -> Int {
-        guard open == 0 else { return 0 }
-        switch item.code {
-        case .arrayStart, .structStart: return 1
-        case .arrayEnd, .structEnd: return -1
-        default: return 0
-        }
-    }
-
     @inline(__always)
     private mutating func append(_ token: CompactToken) {
+        if limited, overflowed || items.count >= Self.objectTokenLimit {
+            // Past the limit only the nesting of objects is followed, to find the value's end.
+            overflowed = true
+            if token.code == .object, token.form == .new { open.append(-1) }
+            if token.code == .endOfObject { _ = open.popLast() }
+            return
+        }
         var item = PlainItem(token)
         if token.code == .typeString { item.value = Int64(token.textIndex) }
         let position = Int32(truncatingIfNeeded: items.count)
@@ -158,7 +166,7 @@ struct PlainJSONStream {
             }
             open.append(position)
         case .endOfObject:
-            if let start = open.popLast() { ends[Int(start)] = position }
+            if let start = open.popLast(), start >= 0 { ends[Int(start)] = position }
         default:
             break
         }
@@ -169,7 +177,7 @@ struct PlainJSONStream {
     /// The view of the object in `slot` when its `new` is in the window; else `nil`.
     func view(_ slot: Int) -> PlainJSONObject? {
         let place = slot - firstSlot
-        guard !starts.isEmpty, place >= 0, place < starts.count, starts[place] >= 0 else { return nil }
+        guard !overflowed, !starts.isEmpty, place >= 0, place < starts.count, starts[place] >= 0 else { return nil }
         let start = Int(starts[place])
         var builder = PlainJSONObject.Builder(slot: slot)
         // Room for its groups and values at once (its own tokens bound both).
