@@ -320,7 +320,15 @@ struct PlainJSONConverter: ~Copyable {
             inProgress[slot] = true
             let natural = hook(object, context)
             if let over = context.overBudget { throw expansionError(over) }
-            // The common natural value: one leaf (an NSString's text), written and kept at once.
+            // The common natural value: one leaf (an NSString's text), written and kept at once;
+            // text no reference will repeat is written straight from the bytes.
+            if case .value(let group, 0)? = natural, group >= 0, group < object.groups.count, object.groups[group].valueCount == 1,
+               !context.referenced[slot], let text = leafUTF8(object, group: group) {
+                inProgress[slot] = false
+                out.string(utf8: text)
+                substituted[slot] = true
+                return
+            }
             if case .value(let group, 0)? = natural, group >= 0, group < object.groups.count, object.groups[group].valueCount == 1,
                let leaf = leafJSON(object, group: group) {
                 inProgress[slot] = false
@@ -355,6 +363,29 @@ struct PlainJSONConverter: ~Copyable {
             inProgress[slot] = false
         }
         try writeGeneric(object, sink: &sink)
+    }
+
+    /// The text of the only value of `group` when it is a string or C string of valid UTF-8 (what
+    /// ``leafJSON(_:group:)`` makes a JSON string of); else `nil`.
+    func leafUTF8(_ object: PlainJSONObject, group: Int) -> ArraySlice<UInt8>? {
+        let g = object.groups[group]
+        guard g.items.count == 1 else { return nil }
+        let token = object.items[g.items.lowerBound]
+        let text: ArraySlice<UInt8>
+        switch token.code {
+        case .unsharedString, .sharedString:
+            guard token.form != .null else { return nil }
+            text = bytes[token.payload]
+        case .cString:
+            switch token.form {
+            case .null: return nil
+            case .reference: text = index.text(ofSlot: Int(token.slot)) ?? []
+            default: text = bytes[token.payload]
+            }
+        default:
+            return nil
+        }
+        return ByteText.isValidUTF8(text) ? text : nil
     }
 
     /// The JSON of the only value of `group` when it is a leaf (a string, number or boolean);
