@@ -94,3 +94,55 @@ public struct ScanSummary: Hashable, Sendable, CompactTokenVisitor {
         return true
     }
 }
+
+extension TokenReader {
+    /// Reads from the current position to the end and hands every token to `body`, in
+    /// plain-data form: the tokens and error of ``nextCompact()``, from the start of a streamer-4
+    /// archive the fast way (one loop, as ``scanToEnd()``), for a caller that wants every token
+    /// once. Throws ``WireError``.
+    public mutating func forEachCompact(_ body: (CompactToken) -> Void) throws(WireError) {
+        var failure: WireError?
+        withoutActuallyEscaping(body) { escapable in
+            var visitor = ClosureVisitor(body: escapable)
+            do throws(WireError) { try readToEnd(into: &visitor) } catch { failure = error }
+        }
+        if let failure { throw failure }
+    }
+
+    /// Reads up to `count` more tokens in plain-data form and appends them to `tokens`; fewer
+    /// only at the end of the archive. The tokens and error of ``nextCompact()``, a batch at a
+    /// time (one entry into the reading loop per batch). Throws ``WireError``.
+    public mutating func nextCompact(into tokens: inout [CompactToken], count: Int) throws(WireError) {
+        guard count > 0 else { return }
+        var batch = TokenBatch(tokens: tokens, left: count)
+        tokens = []
+        defer { tokens = batch.tokens }
+        while batch.left > 0 {
+            if try read(into: &batch) { return }
+        }
+    }
+}
+
+/// Hands each token to a closure (``TokenReader/forEachCompact(_:)``).
+private struct ClosureVisitor: CompactTokenVisitor {
+    let body: (CompactToken) -> Void
+
+    @inline(__always)
+    mutating func visit(_ token: CompactToken) -> Bool {
+        body(token)
+        return true
+    }
+}
+
+/// Collects up to a number of tokens, then pauses (``TokenReader/nextCompact(into:count:)``).
+private struct TokenBatch: CompactTokenVisitor {
+    var tokens: [CompactToken]
+    var left: Int
+
+    @inline(__always)
+    mutating func visit(_ token: CompactToken) -> Bool {
+        tokens.append(token)
+        left -= 1
+        return left > 0
+    }
+}

@@ -17,10 +17,15 @@ public enum FoundationPlainJSON {
     /// The options for ``PlainJSON`` with the Foundation hook, decoding typed leaves through
     /// `registry`.
     public static func options(registry: ClassRegistry = .foundation, pretty: Bool = true) -> PlainJSON.Options {
-        PlainJSON.Options(pretty: pretty, naturalValue: { object, context in
+        var options = PlainJSON.Options(pretty: pretty, naturalValue: { object, context in
             natural(object, context, registry: registry)
         })
+        options.arrayClasses = arrayClasses
+        return options
     }
+
+    /// The classes whose natural value is the array of their elements, whatever their groups.
+    static let arrayClasses = ["NSArray", "NSMutableArray", "NSSet", "NSMutableSet", "NSCountedSet"]
 
     /// The plain JSON bytes of the archive `bytes` with natural Foundation values. Throws as
     /// ``PlainJSON/encode(_:options:)-([UInt8],_)``.
@@ -44,7 +49,7 @@ public enum FoundationPlainJSON {
         case "NSString", "NSMutableString":
             guard object.groups.count == 1, object.groups[0].valueCount > 0 else { return nil }
             return .value(group: 0, index: 0)
-        case "NSArray", "NSMutableArray", "NSSet", "NSMutableSet", "NSCountedSet":
+        case _ where arrayClasses.contains(object.className):
             return .values(fromGroup: 1)
         case "NSDictionary", "NSMutableDictionary":
             return .dictionary(fromGroup: 1)
@@ -87,17 +92,16 @@ public enum FoundationPlainJSON {
         let groups = object.groups
         guard groups.count == 2, groups[0].typeString?.elementsEqual("*".utf8) == true, groups[0].valueCount == 1,
               groups[1].valueCount == 1,
-              case .cString(let type?, _)? = context.leafValue(object, group: 0, index: 0),
-              let typeString = groups[1].typeString, typeString.elementsEqual(type.text),
+              let type = context.cStringText(object, group: 0),
+              let typeString = groups[1].typeString, typeString.elementsEqual(type),
               let value = context.leafValue(object, group: 1, index: 0) else { return nil }
         guard context.chainVersionsAreZero(object, for: ["NSNumber", "NSValue"]) else { return nil }
         // Not a number for its objCType: the codec refuses it, and the object stays generic.
-        guard let number = NumberObject.number(value, objCType: type.string) else { return .genericAfter([]) }
-        let decoded = NumberObject()
-        decoded.objCType = type.string
-        decoded.value = number
-        // A number holds no objects: its own natural value, without a walker.
-        return .json(json(decoded.makeNaturalValue { _ in .nilObject }))
+        guard let number = NumberObject.number(value, objCType: String(decoding: type, as: UTF8.self)) else { return .genericAfter([]) }
+        // A number holds no objects: its own natural value (a `BOOL` a boolean), as
+        // ``NumberObject`` makes it, without decoding a graph or making the object.
+        if case .bool(let b) = number { return .json(.bool(b)) }
+        return .json(json(.number(number)))
     }
 
     /// The JSON form of a natural value.

@@ -29,8 +29,11 @@ import TypedStream
 /// out.flush()
 /// ```
 ///
-/// The JSON is written as it is made, read again from the archive's bytes object by object;
-/// nothing holds the whole text or a tree of it. An object with a natural value repeats it
+/// The JSON is written as it is made, from one reading of the archive front to back
+/// (``PlainJSONStream``): the top-level values and the objects of ``Options/arrayClasses`` are
+/// written as their tokens are read, every other value is read whole (with the objects inside
+/// it) and written from that; only objects met again elsewhere are read again from the bytes.
+/// Nothing holds the whole text or a tree of it. An object with a natural value repeats it
 /// wherever it occurs again — written out again from the archive, so an object nested in it
 /// that was written out in full at the first occurrence is a `{"$ref": n}` in the repeats —
 /// within the budget of ``OutputLimits``; past it, the export fails naming the object.
@@ -86,6 +89,12 @@ public enum PlainJSON {
         public var pretty: Bool
         /// The hook that substitutes natural values for objects. Default `nil` (generic form only).
         public var naturalValue: NaturalValue?
+        /// Classes whose natural value ``naturalValue`` always gives as
+        /// ``Natural/values(fromGroup:)`` from the second group (`1`), whatever their groups —
+        /// NSArray's family: their objects are written as they are read, without a view of them
+        /// first (so a long array is read once). Ignored without ``naturalValue``, and for a class
+        /// with a record form. Default empty.
+        public var arrayClasses: [String] = []
         /// The plain-JSON forms of classes without a codec here, asked before ``naturalValue``
         /// (``RecordForm/plainJSON(_:context:)``). Default empty.
         public var recordForms: RecordForms

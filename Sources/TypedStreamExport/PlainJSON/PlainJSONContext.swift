@@ -15,8 +15,6 @@ public final class PlainJSONContext: @unchecked Sendable {
     private(set) var selfReferenced: Set<Int> = []
     /// Per object-table slot: whether some reference points to it (only those are repeated).
     private(set) var referenced: [Bool] = []
-    /// The values of the top-level groups.
-    private(set) var topLevel = PlainJSONObject(slot: -1, classSlot: -1, classNameBytes: [], groups: [], items: [])
     private var subgraph: ArchiveSubgraph
     private var unarchiver: Unarchiver?
     /// The most objects a typed object may reach when its references are followed again (its
@@ -46,32 +44,24 @@ public final class PlainJSONContext: @unchecked Sendable {
         subgraph.classes = classes
     }
 
-    /// Reads every token once: the version and superclass of each class, which objects are
-    /// referred to (and which from inside themselves), and the values of the top-level groups.
+    /// Reads every token once: the version and superclass of each class, and which objects are
+    /// referred to (and which from inside themselves).
     private func scan() {
         var reader = TokenReader(bytes: index.bytes)
-        referenced = Array(repeating: false, count: index.slotCount)
+        let slotCount = index.slotCount
+        var referenced = [Bool](repeating: false, count: slotCount)
+        var selfReferenced: Set<Int> = []
+        var classes: [Int: (version: Int64, superclass: Int)] = [:]
+        var reach = [Int32](repeating: 1, count: slotCount)
         var linkAwaitingSuperclass: Int?
         var open: [Int] = []
-        var isOpen = [Bool](repeating: false, count: index.slotCount)
-        reach = Array(repeating: 1, count: index.slotCount)
+        var isOpen = [Bool](repeating: false, count: slotCount)
         let reachCap = Int64(min(expansionLimit, Int(Int32.max) - 1) + 1)
         // Per open object: the objects reached from it so far.
         var openReach: [Int64] = []
-        // The top level, read as ``PlainJSONObject/read(slot:from:)`` reads an object.
-        var groups: [PlainJSONObject.Group] = []
-        var items: [PlainItem] = []
-        var groupStart = 0
-        var groupType: ArraySlice<UInt8>?? = nil
-        var groupTypes: [ObjCType] = []
-        var inObjectChain = false
-        var inValueChain = false
-        func closeGroup() {
-            if let type = groupType { groups.append(PlainJSONObject.Group(typeString: type, types: groupTypes, items: groupStart..<items.count)) }
-            groupType = nil
-        }
-        while let token = try? reader.nextCompact() {
-            let atTopLevel = open.isEmpty
+        let index = self.index
+        // The archive was checked whole by the index: reading it again meets no error.
+        try? reader.forEachCompact { token in
             switch token.code {
             case .classLink:
                 let target = token.form == .null ? -1 : token.slot
@@ -81,54 +71,37 @@ public final class PlainJSONContext: @unchecked Sendable {
                     classes[token.slot] = (token.value, -1)
                     linkAwaitingSuperclass = token.slot
                 }
-                if inObjectChain {
-                    if token.form != .new { inObjectChain = false }
-                } else if inValueChain {
-                    if token.form != .new { inValueChain = false }
-                } else {
-                    // A `#` value: its first link names the class.
-                    if atTopLevel { items.append(PlainItem(token)) }
-                    if token.form == .new { inValueChain = true }
-                }
             case .object:
-                if atTopLevel { items.append(PlainItem(token)) }
                 if token.form == .new {
                     open.append(token.slot)
                     openReach.append(1)
-                    if token.slot < isOpen.count { isOpen[token.slot] = true }
-                    inObjectChain = true
+                    if token.slot < slotCount { isOpen[token.slot] = true }
                 } else if token.form == .reference {
-                    if token.slot < referenced.count { referenced[token.slot] = true }
-                    if token.slot < isOpen.count, isOpen[token.slot] { selfReferenced.insert(token.slot) }
+                    if token.slot < slotCount { referenced[token.slot] = true }
+                    if token.slot < slotCount, isOpen[token.slot] { selfReferenced.insert(token.slot) }
                     // A reference to an object reaches what that object reaches (once closed;
                     // an open one is a cycle, counted once).
-                    if !openReach.isEmpty, token.slot < reach.count, index.kind(ofSlot: token.slot) == .object {
-                        let added = token.slot < isOpen.count && isOpen[token.slot] ? 1 : Int64(reach[token.slot])
+                    if !openReach.isEmpty, token.slot < slotCount, index.kind(ofSlot: token.slot) == .object {
+                        let added = isOpen[token.slot] ? 1 : Int64(reach[token.slot])
                         openReach[openReach.count - 1] = min(openReach[openReach.count - 1] + added, reachCap)
                     }
                 }
             case .endOfObject:
                 if let slot = open.popLast(), let total = openReach.popLast() {
-                    if slot < isOpen.count {
+                    if slot < slotCount {
                         isOpen[slot] = false
                         reach[slot] = Int32(truncatingIfNeeded: total)
                     }
                     if !openReach.isEmpty { openReach[openReach.count - 1] = min(openReach[openReach.count - 1] + total, reachCap) }
                 }
-            case .typeString, .untypedGroup:
-                guard atTopLevel else { break }
-                closeGroup()
-                groupType = token.code == .typeString ? .some(index.bytes[token.payload]) : .some(nil)
-                groupTypes = token.code == .typeString ? reader.types(ofSharedString: token.textIndex) ?? [] : [.object(className: nil)]
-                groupStart = items.count
-            case .header, .instanceSize:
-                break
             default:
-                if atTopLevel { items.append(PlainItem(token)) }
+                break
             }
         }
-        closeGroup()
-        topLevel = PlainJSONObject(slot: -1, classSlot: -1, classNameBytes: [], groups: groups, items: items)
+        self.referenced = referenced
+        self.selfReferenced = selfReferenced
+        self.classes = classes
+        self.reach = reach
     }
 
     /// Per class slot: whether a class named in `names` appears in its chain at another version
@@ -164,6 +137,19 @@ public final class PlainJSONContext: @unchecked Sendable {
             current = classes[current]?.superclass ?? -1
         }
         return links
+    }
+
+    /// The text of the C string (`*`) that is the first value of `group` of `object`; `nil` when
+    /// that value is not a C string or is NULL.
+    func cStringText(_ object: PlainJSONObject, group: Int) -> ArraySlice<UInt8>? {
+        guard group >= 0, group < object.groups.count, !object.groups[group].items.isEmpty else { return nil }
+        let item = object.items[object.groups[group].items.lowerBound]
+        guard item.code == .cString else { return nil }
+        switch item.form {
+        case .null: return nil
+        case .reference: return index.text(ofSlot: Int(item.slot)) ?? []
+        default: return index.bytes[item.payload]
+        }
     }
 
     /// The value at `item` of a group of `object` as the archive graph holds a leaf: integers,

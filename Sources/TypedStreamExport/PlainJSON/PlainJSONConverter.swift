@@ -3,7 +3,8 @@ import TypedStream
 import TypedStreamFoundation
 
 /// Writes plain JSON: walks the archive's values as ``PlainJSON`` describes, object by object,
-/// each read again from the bytes when it is reached (``PlainJSONObject``), and writes through a
+/// in the order of one reading front to back (``PlainJSONStream``, `PlainJSONConverter+Stream.swift`),
+/// each object seen through its view (``PlainJSONObject``), and writes through a
 /// ``PlainJSONWriter``.
 ///
 /// Object ids and natural values follow the archive's order of first occurrence: an object's
@@ -12,39 +13,46 @@ import TypedStreamFoundation
 /// array and struct it enters, each time through ``nest()``, so its depth is bounded by
 /// ``PlainJSON/Options/maximumNesting`` (256 by default) whatever the input.
 struct PlainJSONConverter: ~Copyable {
-    private var out: PlainJSONWriter
-    private let context: PlainJSONContext
-    private let index: ArchiveIndex
-    private let bytes: [UInt8]
-    private let hook: PlainJSON.NaturalValue?
-    private let maximumNesting: Int
-    private let limits: OutputLimits
-    private let budget: Int
-    private let trailingValues: [JSONValue]
-    private let documentMembers: [JSONMember]
-    private let options: PlainJSON.Options
+    var out: PlainJSONWriter
+    /// The archive read front to back, and the value being converted (``PlainJSONStream``).
+    var stream: PlainJSONStream
+    /// Per class slot met at the reading position: whether its objects are written as they are
+    /// read (``PlainJSON/Options/arrayClasses``, no record form).
+    var streamed: [Int: Bool] = [:]
+    /// The names of ``PlainJSON/Options/arrayClasses``.
+    let arrayClassNames: Set<[UInt8]>
+    let context: PlainJSONContext
+    let index: ArchiveIndex
+    let bytes: [UInt8]
+    let hook: PlainJSON.NaturalValue?
+    let maximumNesting: Int
+    let limits: OutputLimits
+    let budget: Int
+    let trailingValues: [JSONValue]
+    let documentMembers: [JSONMember]
+    let options: PlainJSON.Options
 
-    private var depth = 0
-    private var tooDeep = false
+    var depth = 0
+    var tooDeep = false
     /// Whether each slot's object has been given its `$id` (its object-table slot, the `#n`
     /// that `decode`, `inspect` and `tokens` show): nonzero once written or referenced.
-    private var ids: [Int32]
+    var ids: [Int32]
     /// Per class slot met: whether ``ClassLayouts`` catalogues the class.
-    private var catalogued: [Int: Bool] = [:]
-    private var substituted: [Bool]
-    private var inProgress: [Bool]
-    private var referencedInProgress: [Bool]
+    var catalogued: [Int: Bool] = [:]
+    var substituted: [Bool]
+    var inProgress: [Bool]
+    var referencedInProgress: [Bool]
     /// Finished natural values (typed decodings), kept for their repeats.
-    private var finished: [Int: JSONValue] = [:]
-    private var finishedSize = 0
+    var finished: [Int: JSONValue] = [:]
+    var finishedSize = 0
 
     /// Repeats being written (nested ones count once), where the outermost began, and what
     /// repeats have cost so far.
-    private var repeating = 0
-    private var repeatStart = 0
-    private var repeatedBytes = 0
-    private var repeatedObjects = 0
-    private var repeatedObject = 0
+    var repeating = 0
+    var repeatStart = 0
+    var repeatedBytes = 0
+    var repeatedObjects = 0
+    var repeatedObject = 0
 
     init(context: PlainJSONContext, options: PlainJSON.Options) {
         self.context = context
@@ -58,6 +66,8 @@ struct PlainJSONConverter: ~Copyable {
         self.options = options
         budget = options.limits.repeatedBytes(forInputOf: context.index.bytes.count)
         out = PlainJSONWriter(pretty: options.pretty)
+        stream = PlainJSONStream(index: context.index)
+        arrayClassNames = Set(options.arrayClasses.map { Array($0.utf8) })
         let slots = context.index.slotCount
         ids = Array(repeating: 0, count: slots)
         substituted = Array(repeating: false, count: slots)
@@ -67,16 +77,13 @@ struct PlainJSONConverter: ~Copyable {
 
     /// The document: `{"systemVersion": n, "values": [the top-level values]}`.
     mutating func run(_ sink: inout OutputWriter) throws(ArchiveJSONError) {
-        let top = context.topLevel
         out.beginObject(memberCount: 2 + documentMembers.count, &sink)
         out.key("systemVersion")
         out.integer(index.header.systemVersion.value)
         out.key("values")
         out.beginArray(&sink)
-        for group in top.groups.indices {
-            try convertValues(of: top, group: group, writing: nil, sink: &sink)
-            if sink.failed { return }
-        }
+        try convertTopLevel(sink: &sink)
+        if sink.failed { return }
         for value in trailingValues { out.value(value, &sink) }
         out.end(&sink)
         for member in documentMembers {
@@ -90,7 +97,7 @@ struct PlainJSONConverter: ~Copyable {
         }
     }
 
-    private mutating func nest() -> Bool {
+    mutating func nest() -> Bool {
         depth += 1
         if depth > maximumNesting {
             depth -= 1
@@ -100,7 +107,7 @@ struct PlainJSONConverter: ~Copyable {
         return true
     }
 
-    private mutating func writeTooDeep(_ sink: inout OutputWriter) {
+    mutating func writeTooDeep(_ sink: inout OutputWriter) {
         out.beginObject(memberCount: 1, &sink)
         out.key("$error")
         out.string("nesting too deep")
@@ -111,7 +118,7 @@ struct PlainJSONConverter: ~Copyable {
 
     /// Converts the values of group `group` of `object` in order; when `writing` is given, only
     /// that value is written (the others are converted for their ids, muted).
-    private mutating func convertValues(of object: PlainJSONObject, group: Int, writing: Int?, sink: inout OutputWriter) throws(ArchiveJSONError) {
+    mutating func convertValues(of object: PlainJSONObject, group: Int, writing: Int?, sink: inout OutputWriter) throws(ArchiveJSONError) {
         guard group >= 0, group < object.groups.count else { return }
         let g = object.groups[group]
         if let writing {
@@ -130,7 +137,7 @@ struct PlainJSONConverter: ~Copyable {
     }
 
     /// Converts the value starting at item `item` (which then points past it).
-    private mutating func convertValue(_ object: PlainJSONObject, at item: inout Int, type: ObjCType?, sink: inout OutputWriter) throws(ArchiveJSONError) {
+    mutating func convertValue(_ object: PlainJSONObject, at item: inout Int, type: ObjCType?, sink: inout OutputWriter) throws(ArchiveJSONError) {
         let token = object.items[item]
         item += 1
         switch token.code {
@@ -207,7 +214,7 @@ struct PlainJSONConverter: ~Copyable {
     }
 
     /// The number of values of the struct whose first field is at `item`.
-    private static func fieldCount(_ object: PlainJSONObject, from item: Int) -> Int {
+    static func fieldCount(_ object: PlainJSONObject, from item: Int) -> Int {
         var count = 0
         var i = item
         while i < object.items.count, object.items[i].code != .structEnd, object.items[i].code != .arrayEnd {
@@ -218,7 +225,7 @@ struct PlainJSONConverter: ~Copyable {
     }
 
     /// The item after the end of the array or struct whose contents start at `item`.
-    private static func skipAggregate(_ object: PlainJSONObject, from item: Int) -> Int {
+    static func skipAggregate(_ object: PlainJSONObject, from item: Int) -> Int {
         var open = 1
         var i = item
         while i < object.items.count, open > 0 {
@@ -232,19 +239,19 @@ struct PlainJSONConverter: ~Copyable {
         return i
     }
 
-    private mutating func writeNonFinite(_ x: Double) {
+    mutating func writeNonFinite(_ x: Double) {
         out.string(x.isNaN ? "NaN" : (x < 0 ? "-Infinity" : "Infinity"))
     }
 
     /// Bytes as a string when they are UTF-8, else `{"$data": base64}`.
-    private mutating func writeText(_ sink: inout OutputWriter, _ text: ArraySlice<UInt8>) {
+    mutating func writeText(_ sink: inout OutputWriter, _ text: ArraySlice<UInt8>) {
         if ByteText.isValidUTF8(text) { out.string(utf8: text) } else { writeData(text, &sink) }
     }
 
     /// `{"$data": base64}`, with `"$rtfText"` (``ReadableValues/rtfText(_:)``) for RTF bytes
     /// and, with ``PlainJSON/Options/nestedArchives``, what the bytes hold
     /// (``NestedArchives/jsonMembers(_:options:)``).
-    private mutating func writeData(_ data: ArraySlice<UInt8>, _ sink: inout OutputWriter) {
+    mutating func writeData(_ data: ArraySlice<UInt8>, _ sink: inout OutputWriter) {
         let rtf = ReadableValues.rtfText(data)
         let nested = options.nestedArchives?.jsonMembers(data, options: options) ?? []
         out.beginObject(memberCount: 1 + (rtf == nil ? 0 : 1) + nested.count, &sink)
@@ -261,7 +268,7 @@ struct PlainJSONConverter: ~Copyable {
         out.end(&sink)
     }
 
-    private mutating func writeClassObject(_ slot: Int, _ sink: inout OutputWriter) {
+    mutating func writeClassObject(_ slot: Int, _ sink: inout OutputWriter) {
         out.beginObject(memberCount: 1, &sink)
         out.key("$classObject")
         writeText(&sink, index.text(ofSlot: slot) ?? [])
@@ -271,7 +278,7 @@ struct PlainJSONConverter: ~Copyable {
     // MARK: - Objects
 
     /// An object: its natural value, its generic form at its first occurrence, or `{"$ref": n}`.
-    private mutating func convertObject(_ slot: Int, sink: inout OutputWriter) throws(ArchiveJSONError) {
+    mutating func convertObject(_ slot: Int, sink: inout OutputWriter) throws(ArchiveJSONError) {
         if repeating > 0 { try checkBudget(slot) }
         if substituted[slot] { return try repeatNatural(slot, sink: &sink) }
         if ids[slot] != 0 { return writeReference(slot, &sink) }
@@ -282,12 +289,20 @@ struct PlainJSONConverter: ~Copyable {
         }
         guard nest() else { return writeTooDeep(&sink) }
         defer { depth -= 1 }
-        guard let object = context.object(slot) else { return out.null() }
+        guard let object = view(slot) else { return out.null() }
         if let hook {
             inProgress[slot] = true
             let natural = hook(object, context)
             if let over = context.overBudget { throw expansionError(over) }
-            // The common natural value: one leaf (an NSString's text), written and kept at once.
+            // The common natural value: one leaf (an NSString's text), written and kept at once;
+            // text no reference will repeat is written straight from the bytes.
+            if case .value(let group, 0)? = natural, group >= 0, group < object.groups.count, object.groups[group].valueCount == 1,
+               !context.referenced[slot], let text = leafUTF8(object, group: group) {
+                inProgress[slot] = false
+                out.string(utf8: text)
+                substituted[slot] = true
+                return
+            }
             if case .value(let group, 0)? = natural, group >= 0, group < object.groups.count, object.groups[group].valueCount == 1,
                let leaf = leafJSON(object, group: group) {
                 inProgress[slot] = false
@@ -324,9 +339,32 @@ struct PlainJSONConverter: ~Copyable {
         try writeGeneric(object, sink: &sink)
     }
 
+    /// The text of the only value of `group` when it is a string or C string of valid UTF-8 (what
+    /// ``leafJSON(_:group:)`` makes a JSON string of); else `nil`.
+    func leafUTF8(_ object: PlainJSONObject, group: Int) -> ArraySlice<UInt8>? {
+        let g = object.groups[group]
+        guard g.items.count == 1 else { return nil }
+        let token = object.items[g.items.lowerBound]
+        let text: ArraySlice<UInt8>
+        switch token.code {
+        case .unsharedString, .sharedString:
+            guard token.form != .null else { return nil }
+            text = bytes[token.payload]
+        case .cString:
+            switch token.form {
+            case .null: return nil
+            case .reference: text = index.text(ofSlot: Int(token.slot)) ?? []
+            default: text = bytes[token.payload]
+            }
+        default:
+            return nil
+        }
+        return ByteText.isValidUTF8(text) ? text : nil
+    }
+
     /// The JSON of the only value of `group` when it is a leaf (a string, number or boolean);
     /// `nil` for objects, arrays, structs and the rest.
-    private func leafJSON(_ object: PlainJSONObject, group: Int) -> JSONValue? {
+    func leafJSON(_ object: PlainJSONObject, group: Int) -> JSONValue? {
         let g = object.groups[group]
         guard g.items.count == 1 else { return nil }
         let token = object.items[g.items.lowerBound]
@@ -365,7 +403,7 @@ struct PlainJSONConverter: ~Copyable {
         }
     }
 
-    private mutating func writeReference(_ id: Int, _ sink: inout OutputWriter) {
+    mutating func writeReference(_ id: Int, _ sink: inout OutputWriter) {
         out.beginObject(memberCount: 1, &sink)
         out.key("$ref")
         out.integer(Int64(id))
@@ -374,7 +412,7 @@ struct PlainJSONConverter: ~Copyable {
 
     /// `{"$class": name, "$id": n, "contents": [every value of every group]}`, or for an object
     /// whose groups a class layout names, `{"$class": name, "$id": n, field: value, …}`.
-    private mutating func writeGeneric(_ object: PlainJSONObject, sink: inout OutputWriter) throws(ArchiveJSONError) {
+    mutating func writeGeneric(_ object: PlainJSONObject, sink: inout OutputWriter) throws(ArchiveJSONError) {
         ids[object.slot] = 1
         if isCatalogued(object), let match = object.layoutMatch(chain: index.classLinks(ofObject: object.slot)) {
             return try writeNamed(object, match, sink: &sink)
@@ -394,7 +432,7 @@ struct PlainJSONConverter: ~Copyable {
     }
 
     /// Whether the class of `object` has a layout (looked up once per class).
-    private mutating func isCatalogued(_ object: PlainJSONObject) -> Bool {
+    mutating func isCatalogued(_ object: PlainJSONObject) -> Bool {
         if let known = catalogued[object.classSlot] { return known }
         let known = ClassLayouts.describes(object.className)
         catalogued[object.classSlot] = known
@@ -404,7 +442,7 @@ struct PlainJSONConverter: ~Copyable {
     /// `{"$class": name, "$id": n, field: value, …}`: each field under its name (a name met
     /// again in the chain as `Class.name`); the fields of a repeated group as arrays, one
     /// element per repetition.
-    private mutating func writeNamed(_ object: PlainJSONObject, _ match: LayoutMatch, sink: inout OutputWriter) throws(ArchiveJSONError) {
+    mutating func writeNamed(_ object: PlainJSONObject, _ match: LayoutMatch, sink: inout OutputWriter) throws(ArchiveJSONError) {
         let entries = match.entries(keyed: false)
         out.beginObject(memberCount: 2 + entries.count, &sink)
         out.key("$class")
@@ -424,7 +462,7 @@ struct PlainJSONConverter: ~Copyable {
     }
 
     /// Writes an object's natural value again where it occurs again (counted against the budget).
-    private mutating func repeatNatural(_ slot: Int, sink: inout OutputWriter) throws(ArchiveJSONError) {
+    mutating func repeatNatural(_ slot: Int, sink: inout OutputWriter) throws(ArchiveJSONError) {
         let outermost = repeating == 0
         if outermost {
             repeatStart = out.producedCount
@@ -438,7 +476,7 @@ struct PlainJSONConverter: ~Copyable {
         repeatedObjects += 1
         if let value = finished[slot] {
             out.value(options.nestedArchives?.deepened(value, options: options) ?? value, &sink)
-        } else if let object = context.object(slot), let hook, let natural = hook(object, context) {
+        } else if let object = view(slot), let hook, let natural = hook(object, context) {
             guard nest() else { return writeTooDeep(&sink) }
             defer { depth -= 1 }
             inProgress[slot] = true
@@ -452,7 +490,7 @@ struct PlainJSONConverter: ~Copyable {
 
     /// Fails once repeats have written more than the budget (or reached so many objects that
     /// writing them would).
-    private func checkBudget(_ slot: Int) throws(ArchiveJSONError) {
+    func checkBudget(_ slot: Int) throws(ArchiveJSONError) {
         let spent = repeatedBytes + (repeating > 0 ? out.producedCount - repeatStart : 0)
         guard spent > budget || repeatedObjects > budget / 4 else { return }
         let name = index.className(ofObject: repeatedObject).map { " (\($0))" } ?? ""
@@ -460,7 +498,7 @@ struct PlainJSONConverter: ~Copyable {
     }
 
     /// The error for a typed object whose natural value would repeat nested objects past the budget.
-    private func expansionError(_ slot: Int) -> ArchiveJSONError {
+    func expansionError(_ slot: Int) -> ArchiveJSONError {
         let name = index.className(ofObject: slot).map { " (\($0))" } ?? ""
         return ArchiveJSONError(.limitExceeded, "the natural value of object #\(slot)\(name) repeats the objects it refers to at each reference, more than the \(budget) bytes allowed for this \(bytes.count)-byte input (\(limits.repeatedBytesPerInputByte) per input byte plus \(limits.repeatedBaseBytes)) would hold; 'typedstream decode --json' writes references instead")
     }
@@ -469,7 +507,7 @@ struct PlainJSONConverter: ~Copyable {
 
     /// Writes a natural value; returns false when it turned out to be the generic form (an odd
     /// dictionary, ``PlainJSON/Natural/genericAfter(_:)``), having written nothing.
-    private mutating func writeNatural(_ natural: PlainJSON.Natural, of object: PlainJSONObject, sink: inout OutputWriter) throws(ArchiveJSONError) -> Bool {
+    mutating func writeNatural(_ natural: PlainJSON.Natural, of object: PlainJSONObject, sink: inout OutputWriter) throws(ArchiveJSONError) -> Bool {
         switch natural {
         case .json(let value):
             out.value(options.nestedArchives?.deepened(value, options: options) ?? value, &sink)
@@ -507,7 +545,7 @@ struct PlainJSONConverter: ~Copyable {
         return true
     }
 
-    private mutating func writeElement(of object: PlainJSONObject, group: Int, index: Int, element: Int, sink: inout OutputWriter) throws(ArchiveJSONError) {
+    mutating func writeElement(of object: PlainJSONObject, group: Int, index: Int, element: Int, sink: inout OutputWriter) throws(ArchiveJSONError) {
         guard group >= 0, group < object.groups.count, index >= 0, index < object.groups[group].valueCount else { return out.null() }
         let g = object.groups[group]
         var item = g.items.lowerBound
@@ -533,7 +571,7 @@ struct PlainJSONConverter: ~Copyable {
     }
 
     /// The values from group `first` on as a dictionary (see ``PlainJSON/Natural/dictionary(fromGroup:)``).
-    private mutating func writeDictionary(_ object: PlainJSONObject, from first: Int, sink: inout OutputWriter) throws(ArchiveJSONError) -> Bool {
+    mutating func writeDictionary(_ object: PlainJSONObject, from first: Int, sink: inout OutputWriter) throws(ArchiveJSONError) -> Bool {
         // The values, in order, as (group, index).
         var places: [(group: Int, index: Int)] = []
         for group in object.groups.indices where group >= first {
@@ -549,10 +587,12 @@ struct PlainJSONConverter: ~Copyable {
         }
         // Keys as they will convert, decided before anything is written.
         var keys: [String] = []
+        // Repeated keys: compared one by one while there are few, through a set beyond.
         var seen = Set<String>()
         var allStrings = true
         for pair in stride(from: 0, to: places.count, by: 2) {
-            guard let key = predictedString(object, places[pair].group, places[pair].index), seen.insert(key).inserted else {
+            guard let key = predictedString(object, places[pair].group, places[pair].index),
+                  keys.count < 32 ? !keys.contains(key) : seen.isEmpty ? Self.startSet(&seen, keys, key) : seen.insert(key).inserted else {
                 allStrings = false
                 break
             }
@@ -591,9 +631,15 @@ struct PlainJSONConverter: ~Copyable {
         return true
     }
 
+    /// Fills `seen` with `keys` (all different) and `key`; whether `key` is new.
+    static func startSet(_ seen: inout Set<String>, _ keys: [String], _ key: String) -> Bool {
+        seen = Set(keys)
+        return seen.insert(key).inserted
+    }
+
     /// The string value `(group, index)` of `object` will convert to, if it converts to a string
     /// at all — worked out without converting it.
-    private func predictedString(_ object: PlainJSONObject, _ group: Int, _ index: Int) -> String? {
+    func predictedString(_ object: PlainJSONObject, _ group: Int, _ index: Int) -> String? {
         var current = object
         var place = (group, index)
         for _ in 0..<64 {
@@ -623,7 +669,7 @@ struct PlainJSONConverter: ~Copyable {
                     if case .string(let s) = value { return s }
                     return nil
                 }
-                guard let hook, let nested = context.object(slot), let natural = hook(nested, context) else { return nil }
+                guard let hook, let nested = view(slot), let natural = hook(nested, context) else { return nil }
                 switch natural {
                 case .json(.string(let s)): return s
                 case .value(let g, let i):
@@ -638,7 +684,7 @@ struct PlainJSONConverter: ~Copyable {
         return nil
     }
 
-    private static func utf8(_ bytes: ArraySlice<UInt8>) -> String? {
+    static func utf8(_ bytes: ArraySlice<UInt8>) -> String? {
         ByteText.isValidUTF8(bytes) ? String(decoding: bytes, as: UTF8.self) : nil
     }
 }

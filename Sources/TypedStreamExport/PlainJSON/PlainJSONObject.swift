@@ -86,18 +86,18 @@ extension PlainJSONObject {
             let types = token.code == .typeString && (me.nested == 0 || child?.nested == 0)
                 ? reader.types(ofSharedString: token.textIndex) ?? [] : []
             if child != nil {
-                child!.feed(token, types, index)
+                child!.feed(PlainItem(token), types, index)
                 if child!.isDone {
                     children(child!.object(index))
                     child = nil
                 }
             }
             let wasOpen = me.nested
-            me.feed(token, types, index)
+            me.feed(PlainItem(token), types, index)
             if me.isDone { return me.object(index) }
             if token.code == .object, token.form == .new, wasOpen == 0, me.nested == 1, childrenMade < childLimit {
                 var made = Builder(slot: token.slot)
-                made.feed(token, [], index)
+                made.feed(PlainItem(token), [], index)
                 child = made
                 childrenMade += 1
             }
@@ -125,6 +125,12 @@ extension PlainJSONObject {
 
         var isDone: Bool { state == .done }
 
+        /// Makes room for `groups` groups and `items` values.
+        mutating func reserve(groups: Int, items: Int) {
+            self.groups.reserveCapacity(groups)
+            self.items.reserveCapacity(items)
+        }
+
         private mutating func closeGroup() {
             if let type = groupType {
                 groups.append(Group(typeString: type, types: groupTypes, items: groupStart..<items.count))
@@ -133,7 +139,7 @@ extension PlainJSONObject {
         }
 
         /// Takes the next token; `types` are the types of its type string when it starts a group.
-        mutating func feed(_ token: CompactToken, _ types: [ObjCType], _ index: ArchiveIndex) {
+        mutating func feed(_ token: PlainItem, _ types: [ObjCType], _ index: ArchiveIndex) {
             switch state {
             case .done:
                 return
@@ -143,7 +149,7 @@ extension PlainJSONObject {
                 return
             case .chain:
                 if token.code == .classLink {
-                    if classSlot < 0, token.form != .null { classSlot = token.slot }
+                    if classSlot < 0, token.form != .null { classSlot = Int(token.slot) }
                     if token.form != .new { state = .body }
                     return
                 }
@@ -178,17 +184,17 @@ extension PlainJSONObject {
                 closeGroup()
                 state = .done
             case .object where token.form == .new:
-                items.append(PlainItem(token))
+                items.append(token)
                 // Its class chain and contents are read past.
                 nested = 1
             case .classLink:
                 // A `#` value: its first link names the class; a new one's superclasses follow.
-                items.append(PlainItem(token))
+                items.append(token)
                 if token.form == .new { inValueChain = true }
             case .instanceSize, .header:
                 break
             default:
-                items.append(PlainItem(token))
+                items.append(token)
             }
         }
 
