@@ -56,7 +56,6 @@ public final class KeyedArchiveEncoder {
         return table
     }()
     private var uids: [ObjectIdentifier: UInt32] = [:]
-    private var plainUIDs: [ExactPlistKey: UInt32] = [:]
     private var classUIDs: [[String]: UInt32] = [:]
     private var retained: [AnyObject] = []
     private var fieldStack: [[PlistEntry]] = []
@@ -195,12 +194,12 @@ public final class KeyedArchiveEncoder {
 
     /// The UID of a plain value (string, number, data) in `$objects`, stored once per value.
     public func plainReference(_ value: PlistValue) throws(KeyedArchiveError) -> PlistValue {
-        let key = ExactPlistKey(value)
-        if let uid = plainUIDs[key] { return .uid(uid) }
+        let (index, isNew) = table.appendPlain(value)
+        guard isNew else { return .uid(UInt32(truncatingIfNeeded: index)) }
+        guard let uid = UInt32(exactly: index) else {
+            throw KeyedArchiveError(.tooManyObjects, "more than \(UInt32.max) objects")
+        }
         charge(value)
-        let uid = try nextUID()
-        table.append(value)
-        plainUIDs[key] = uid
         return .uid(uid)
     }
 
