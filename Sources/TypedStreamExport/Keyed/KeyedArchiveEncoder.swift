@@ -55,7 +55,7 @@ public final class KeyedArchiveEncoder {
         table.append(.string("$null"))
         return table
     }()
-    private var uids: [ObjectIdentifier: UInt32] = [:]
+    private var uids = KeyedObjectUIDs()
     private var classUIDs: [[String]: UInt32] = [:]
     private var retained: [AnyObject] = []
     private var fieldStack: [[PlistEntry]] = []
@@ -149,7 +149,7 @@ public final class KeyedArchiveEncoder {
         let form = try representation(of: object)
         if let plain = form.keyedPlainValue(options: options) {
             let ref = try plainReference(plain)
-            if case .uid(let uid) = ref { uids[id] = uid }
+            if case .uid(let uid) = ref { uids.insert(id, uid: uid) }
             retained.append(object)
             return ref
         }
@@ -158,7 +158,7 @@ public final class KeyedArchiveEncoder {
         }
         let uid = try nextUID()
         table.appendPlaceholder()  // "$null" until the keys are written
-        uids[id] = uid
+        uids.insert(id, uid: uid)
         retained.append(object)
         fieldStack.append([])
         do {

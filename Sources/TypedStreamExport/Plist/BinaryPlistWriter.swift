@@ -124,14 +124,11 @@ public enum BinaryPlistWriter {
             let offsetSize = byteCount(for: UInt64(offsetTableStart))
             var offset = 8
             var reader = PlistCode.Reader(sizes, at: 0)
-            var word: [UInt8] = []
             for _ in 0..<count {
-                word.removeAll(keepingCapacity: true)
-                appendSized(UInt64(offset), size: offsetSize, into: &word)
-                out.append(word)
+                appendSized(UInt64(offset), size: offsetSize, into: &out)
                 offset += reader.varint()
             }
-            word.removeAll(keepingCapacity: true)
+            var word: [UInt8] = []
             word += [0, 0, 0, 0, 0, 0]  // unused, sort version
             word.append(UInt8(offsetSize))
             word.append(UInt8(refSize))
@@ -327,9 +324,31 @@ public enum BinaryPlistWriter {
         return 8
     }
 
+    /// Appends the low `size` bytes of `value` (1, 2, 4 or 8), big-endian.
+    @inline(__always)
     private static func appendSized(_ value: UInt64, size: Int, into out: inout [UInt8]) {
-        for i in stride(from: size - 1, through: 0, by: -1) {
-            out.append(UInt8(truncatingIfNeeded: value >> (8 * UInt64(i))))
+        switch size {
+        case 1:
+            out.append(UInt8(truncatingIfNeeded: value))
+        case 2:
+            out.append(UInt8(truncatingIfNeeded: value >> 8))
+            out.append(UInt8(truncatingIfNeeded: value))
+        default:
+            withUnsafeBytes(of: value.bigEndian) { out.append(contentsOf: UnsafeRawBufferPointer(rebasing: $0[(8 - size)...])) }
+        }
+    }
+
+    /// Appends the low `size` bytes of `value` (1, 2, 4 or 8), big-endian.
+    @inline(__always)
+    private static func appendSized(_ value: UInt64, size: Int, into out: inout OutputWriter) {
+        switch size {
+        case 1:
+            out.append(UInt8(truncatingIfNeeded: value))
+        case 2:
+            out.append(UInt8(truncatingIfNeeded: value >> 8))
+            out.append(UInt8(truncatingIfNeeded: value))
+        default:
+            withUnsafeBytes(of: value.bigEndian) { out.append(UnsafeRawBufferPointer(rebasing: $0[(8 - size)...])) }
         }
     }
 

@@ -100,6 +100,22 @@ enum PlistCode {
 
     /// Appends the code of `value`; dictionary keys go into `keys` when it is given.
     static func append(_ value: PlistValue, keys: inout Keys?, to out: inout [UInt8]) {
+        // A scalar, what nearly every plain value is, without the stack.
+        switch value {
+        case .string(let text):
+            appendString(text, to: &out)
+            return
+        case .integer(let v):
+            out.append(integer)
+            append64(UInt64(bitPattern: v), to: &out)
+            return
+        case .uid(let u):
+            out.append(uid)
+            appendVarint(Int(u), to: &out)
+            return
+        default:
+            break
+        }
         var pending: [PlistValue] = [value]
         while let next = pending.popLast() {
             switch next {
