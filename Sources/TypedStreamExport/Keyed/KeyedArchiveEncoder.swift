@@ -76,6 +76,24 @@ public final class KeyedArchiveEncoder {
     /// nests as deep as its type string).
     private func charge(_ value: PlistValue) {
         guard !overBudget, textBytesLeft != Int.max else { return }
+        // Scalars and arrays of scalars (what nearly every key holds) without the stack.
+        switch value {
+        case .string(let text):
+            textBytesLeft -= text.utf8.count
+        case .data(let bytes):
+            textBytesLeft -= bytes.count
+        case .integer, .real, .bool, .date, .uid:
+            return
+        case .array(let elements) where elements.allSatisfy({ if case .uid = $0 { true } else { false } }):
+            return
+        default:
+            chargeNested(value)
+        }
+        if textBytesLeft < 0 { overBudget = true }
+    }
+
+    /// ``charge(_:)`` for any value.
+    private func chargeNested(_ value: PlistValue) {
         var pending = [value]
         while let next = pending.popLast() {
             switch next {

@@ -333,8 +333,13 @@ public enum BinaryPlistWriter {
         case 2:
             out.append(UInt8(truncatingIfNeeded: value >> 8))
             out.append(UInt8(truncatingIfNeeded: value))
+        case 4:
+            out.append(UInt8(truncatingIfNeeded: value >> 24))
+            out.append(UInt8(truncatingIfNeeded: value >> 16))
+            out.append(UInt8(truncatingIfNeeded: value >> 8))
+            out.append(UInt8(truncatingIfNeeded: value))
         default:
-            withUnsafeBytes(of: value.bigEndian) { out.append(contentsOf: UnsafeRawBufferPointer(rebasing: $0[(8 - size)...])) }
+            for shift in stride(from: 56, through: 0, by: -8) { out.append(UInt8(truncatingIfNeeded: value >> UInt64(shift))) }
         }
     }
 
