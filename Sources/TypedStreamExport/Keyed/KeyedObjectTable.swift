@@ -43,7 +43,7 @@ struct KeyedObjectTable {
         }
         if let known {
             code.removeLast(count)
-            return (plainValues.entries[known].value, false)
+            return (Int(plainValues.entries[known].value), false)
         }
         plainValues.insert(start: start, count: count, hash: hash, value: starts.count)
         starts.append(start)

@@ -56,8 +56,8 @@ public enum BinaryPlistWriter {
         /// copied into `scalarCode`, the set's numbers are their objects.
         var scalars = PlistCodeSet()
         var scalarCode: [UInt8] = []
-        /// The object of each plain entry of `entries`, by entry (`-1`: none yet).
-        var plainObject: [Int] = []
+        /// The object of each plain entry of `entries`, by entry (`UInt32.max`: none yet).
+        var plainObject: [UInt32] = []
         /// The object of each scalar occurrence matched while numbering, in order; the writing
         /// pass reads them back from `recordedNext`.
         var recorded: [UInt32] = []
@@ -93,7 +93,7 @@ public enum BinaryPlistWriter {
             self.keys = keys
             self.entries = entries
             keyIndex = Array(repeating: -1, count: keys.count)
-            if let entries { plainObject = Array(repeating: -1, count: entries.count) }
+            if let entries { plainObject = Array(repeating: .max, count: entries.count) }
         }
 
         mutating func write(to out: inout OutputWriter) {
@@ -147,10 +147,10 @@ public enum BinaryPlistWriter {
             items.removeAll(keepingCapacity: true)
             refs.removeAll(keepingCapacity: true)
             let known = plainObject[index]
-            let object = known < 0 ? next : known
+            let object = known == .max ? next : Int(known)
             if object == next {
                 next += 1
-                plainObject[index] = object
+                plainObject[index] = UInt32(truncatingIfNeeded: object)
                 if writing { items.append(.scalar(tag: entries.code[start], position: start)) }
             }
             return object
@@ -276,18 +276,18 @@ public enum BinaryPlistWriter {
                 let hash = PlistCodeSet.hash(bytes)
                 return (hash, scalarCode.withUnsafeBytes { scalars.find(bytes, hash: hash, in: $0) })
             }
-            if let known { return scalars.entries[known].value }
+            if let known { return Int(scalars.entries[known].value) }
             if let entries {
                 let plain = code.withUnsafeBytes { code in
                     entries.code.withUnsafeBytes { entries.plainValues.find(UnsafeRawBufferPointer(rebasing: code[range]), hash: hash, in: $0) }
                 }
                 if let plain {
-                    let entry = entries.plainValues.entries[plain].value
-                    if plainObject[entry] < 0 {
-                        plainObject[entry] = next
+                    let entry = Int(entries.plainValues.entries[plain].value)
+                    if plainObject[entry] == .max {
+                        plainObject[entry] = UInt32(truncatingIfNeeded: next)
                         next += 1
                     }
-                    return plainObject[entry]
+                    return Int(plainObject[entry])
                 }
             }
             let object = next

@@ -13,8 +13,8 @@ struct PlistCodeSet {
     /// One distinct value: where its code is in the caller's buffer, and the caller's number.
     struct Entry {
         var start: Int
-        var count: Int
-        var value: Int
+        var count: UInt32
+        var value: UInt32
     }
 
     /// The entries, in the order they were added.
@@ -44,7 +44,7 @@ struct PlistCodeSet {
                     if slot == 0 { return nil }
                     if UInt32(truncatingIfNeeded: slot >> 32) == hash {
                         let entry = entries[Int(truncatingIfNeeded: slot & 0xFFFF_FFFF) &- 1]
-                        if entry.count == bytes.count,
+                        if Int(entry.count) == bytes.count,
                            bytes.count == 0 || memcmp(storage.baseAddress! + entry.start, bytes.baseAddress!, bytes.count) == 0 {
                             return Int(truncatingIfNeeded: slot & 0xFFFF_FFFF) &- 1
                         }
@@ -56,19 +56,14 @@ struct PlistCodeSet {
     }
 
     /// Adds a value not in the set: its code is `count` bytes at `start` of the caller's buffer,
-    /// hashed `hash`. Returns the new entry's index.
-    @discardableResult
-    mutating func insert(start: Int, count: Int, hash: UInt32, value: Int) -> Int {
+    /// hashed `hash`; `value` is the caller's number (below 2³²). A code of 4 GiB or more is
+    /// not added (it is then never found: such a value is stored again where it recurs).
+    mutating func insert(start: Int, count: Int, hash: UInt32, value: Int) {
+        guard let count = UInt32(exactly: count) else { return }
         if (entries.count + 1) * 2 > slots.count { grow() }
         let index = entries.count
-        entries.append(Entry(start: start, count: count, value: value))
+        entries.append(Entry(start: start, count: count, value: UInt32(truncatingIfNeeded: value)))
         place(UInt64(hash) << 32 | UInt64(index + 1))
-        return index
-    }
-
-    /// Sets the caller's number of entry `index`.
-    mutating func setValue(_ value: Int, of index: Int) {
-        entries[index].value = value
     }
 
     private mutating func place(_ slot: UInt64) {
