@@ -133,7 +133,12 @@ enum TemporaryFiles {
         defer { closedir(stream) }
         var names: [String] = []
         while let entry = readdir(stream) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self) }
+            // The name is read in place, up to its NUL: the entry may end before the whole
+            // 256-byte `d_name` (its length is `d_reclen`), so copying the field could read past
+            // the listing's buffer.
+            let name = withUnsafePointer(to: &entry.pointee.d_name) {
+                $0.withMemoryRebound(to: CChar.self, capacity: 1) { String(decoding: UnsafeRawBufferPointer(start: $0, count: strlen($0)), as: UTF8.self) }
+            }
             let utf8 = name.utf8
             guard utf8.count > 12, utf8.first == UInt8(ascii: "."), isTemporarySuffix(utf8.suffix(6)),
                   utf8.dropLast(6).suffix(5).elementsEqual(".tmp-".utf8) else { continue }

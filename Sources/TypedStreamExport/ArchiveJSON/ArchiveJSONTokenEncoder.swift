@@ -30,18 +30,39 @@ extension ArchiveJSON {
 /// an explicit stack. The wire decision of each token is its own, and is written where it
 /// differs from what NSArchiver would choose at that point.
 struct ArchiveJSONTokenEncoder: ~Copyable {
-    private enum Frame {
-        /// The top level's groups.
-        case document
-        /// An object's groups (its slot, for errors).
-        case objectGroups(slot: Int)
-        /// A group's values.
-        case group(types: [ObjCType], next: Int)
-        /// An array's elements.
-        case array(element: ObjCType)
-        /// A struct's fields.
-        case structure(fields: [ObjCType], next: Int)
+    /// An open container. Its types are kept beside a counter that advances in place (an
+    /// enum payload would be copied out and back, retaining its array, at every value).
+    private struct Frame {
+        enum Kind {
+            /// The top level's groups.
+            case document
+            /// An object's groups (`slot`, for errors).
+            case objectGroups
+            /// A group's values (`types`).
+            case group
+            /// An array's elements (`element`).
+            case array
+            /// A struct's fields (`types`).
+            case structure
+        }
+
+        var kind: Kind
+        var types: [ObjCType] = []
+        var element: ObjCType = .unknown
+        /// The next value's type in `types` (groups and structs).
+        var next = 0
+        var slot = 0
     }
+
+    /// A type string's types, unqualified, and whether they can hold an object.
+    private struct GroupTypes {
+        var textIndex: Int
+        var types: [ObjCType]
+        var canHoldObject: Bool
+    }
+
+    /// The types of an untyped group (streamer 3): one object.
+    private static let untypedTypes: [ObjCType] = [.object(className: nil)]
 
     private var json: JSONTextWriter
     private let index: ArchiveIndex
@@ -56,9 +77,10 @@ struct ArchiveJSONTokenEncoder: ~Copyable {
     /// Tokens read ahead (to lay out a container that may hold a new object), from `queueHead` on.
     private var queue: [CompactToken] = []
     private var queueHead = 0
-    private var frames: [Frame] = [.document]
-    /// Per shared-string slot used as a type string: whether its types can hold an object.
-    private var typesHoldObjects: [Int: Bool] = [:]
+    private var frames: [Frame] = [Frame(kind: .document)]
+    /// The types of the type strings met last, by shared-string slot modulo their count (a
+    /// group's type string is nearly always one of a few).
+    private var recentTypes: [GroupTypes?] = Array(repeating: nil, count: 16)
     /// The shared-string table as the writer keeps it, for the decisions it would make.
     private var sharedStrings = SharedStringTable()
 
@@ -83,7 +105,7 @@ struct ArchiveJSONTokenEncoder: ~Copyable {
             json.drainIfLarge(into: &out)
             if out.failed { return }
         }
-        if case .group? = frames.last { closeGroup() }
+        if frames.last?.kind == .group { closeGroup() }
         json.endDocument()
         json.drain(into: &out)
     }
@@ -158,16 +180,9 @@ struct ArchiveJSONTokenEncoder: ~Copyable {
         case .header, .instanceSize:
             break
         case .typeString, .untypedGroup:
-            if case .group? = frames.last { closeGroup() }
-            var canHold = true
-            if token.code == .typeString {
-                if let known = typesHoldObjects[token.textIndex] {
-                    canHold = known
-                } else {
-                    canHold = (reader.types(ofSharedString: token.textIndex) ?? []).contains(where: Self.canHoldObject)
-                    typesHoldObjects[token.textIndex] = canHold
-                }
-            }
+            if frames.last?.kind == .group { closeGroup() }
+            let group = token.code == .typeString ? groupTypes(token.textIndex) : nil
+            let canHold = group?.canHoldObject ?? true
             json.beginObject(definesNewObject(isGroup: true, canHoldObject: canHold) ? .hug : .inline)
             json.key("type")
             let types: [ObjCType]
@@ -181,17 +196,17 @@ struct ArchiveJSONTokenEncoder: ~Copyable {
                     json.key("typeWire")
                     json.decision(decision)
                 }
-                types = (reader.types(ofSharedString: token.textIndex) ?? []).map(\.unqualified)
+                types = group?.types ?? []
             } else {
                 json.null()
-                types = [.object(className: nil)]
+                types = Self.untypedTypes
             }
             json.key("values")
             json.beginArray()
-            frames.append(.group(types: types, next: 0))
+            frames.append(Frame(kind: .group, types: types))
         case .endOfObject:
-            if case .group? = frames.last { closeGroup() }
-            if case .objectGroups? = frames.last {
+            if frames.last?.kind == .group { closeGroup() }
+            if frames.last?.kind == .objectGroups {
                 frames.removeLast()
                 json.endArray()
                 json.endObject()
@@ -213,19 +228,29 @@ struct ArchiveJSONTokenEncoder: ~Copyable {
     }
 
     private mutating func takeType() -> ObjCType {
-        guard let top = frames.last else { return .unknown }
-        switch top {
-        case .group(let types, let next):
-            frames[frames.count - 1] = .group(types: types, next: next + 1)
-            return next < types.count ? types[next] : .unknown
-        case .array(let element):
-            return element
-        case .structure(let fields, let next):
-            frames[frames.count - 1] = .structure(fields: fields, next: next + 1)
-            return next < fields.count ? fields[next] : .unknown
+        let top = frames.count - 1
+        guard top >= 0 else { return .unknown }
+        switch frames[top].kind {
+        case .group, .structure:
+            let next = frames[top].next
+            frames[top].next = next + 1
+            return next < frames[top].types.count ? frames[top].types[next] : .unknown
+        case .array:
+            return frames[top].element
         case .document, .objectGroups:
             return .unknown
         }
+    }
+
+    /// The types of the type string in shared-string slot `textIndex`, unqualified, and whether
+    /// they can hold an object; kept for the next group with the same type string.
+    private mutating func groupTypes(_ textIndex: Int) -> GroupTypes {
+        let place = textIndex & (recentTypes.count - 1)
+        if let known = recentTypes[place], known.textIndex == textIndex { return known }
+        let types = (reader.types(ofSharedString: textIndex) ?? []).map(\.unqualified)
+        let group = GroupTypes(textIndex: textIndex, types: types, canHoldObject: types.contains(where: Self.canHoldObject))
+        recentTypes[place] = group
+        return group
     }
 
     private mutating func nest() throws(ArchiveJSONError) {
@@ -239,9 +264,9 @@ struct ArchiveJSONTokenEncoder: ~Copyable {
     private func budgetExceeded(_ token: CompactToken) -> ArchiveJSONError {
         var place = "at the top level"
         for frame in frames.reversed() {
-            if case .objectGroups(let slot) = frame {
-                let name = index.className(ofObject: slot).map { " (\($0))" } ?? ""
-                place = "in object #\(slot)\(name)"
+            if frame.kind == .objectGroups {
+                let name = index.className(ofObject: frame.slot).map { " (\($0))" } ?? ""
+                place = "in object #\(frame.slot)\(name)"
                 break
             }
         }
@@ -263,11 +288,11 @@ struct ArchiveJSONTokenEncoder: ~Copyable {
         case .arrayStart:
             try nest()
             json.beginArray(definesNewObject(isGroup: false, canHoldObject: Self.canHoldObject(type)) ? .block : .inline)
-            if case .array(_, let element) = type { frames.append(.array(element: element.unqualified)) } else { frames.append(.array(element: .unknown)) }
+            if case .array(_, let element) = type { frames.append(Frame(kind: .array, element: element.unqualified)) } else { frames.append(Frame(kind: .array)) }
         case .structStart:
             try nest()
             json.beginArray(definesNewObject(isGroup: false, canHoldObject: Self.canHoldObject(type)) ? .block : .inline)
-            if case .structure(_, let fields) = type { frames.append(.structure(fields: fields.map { $0.type.unqualified }, next: 0)) } else { frames.append(.structure(fields: [], next: 0)) }
+            if case .structure(_, let fields) = type { frames.append(Frame(kind: .structure, types: fields.map { $0.type.unqualified })) } else { frames.append(Frame(kind: .structure)) }
         case .integer:
             switch type {
             case .short, .unsignedShort:
@@ -356,7 +381,7 @@ struct ArchiveJSONTokenEncoder: ~Copyable {
         }
         json.key("groups")
         json.beginArray()
-        frames.append(.objectGroups(slot: token.slot))
+        frames.append(Frame(kind: .objectGroups, slot: token.slot))
     }
 
     /// A class chain from its first link: new classes until a reference or the end.

@@ -55,8 +55,7 @@ public final class KeyedArchiveEncoder {
         table.append(.string("$null"))
         return table
     }()
-    private var uids: [ObjectIdentifier: UInt32] = [:]
-    private var plainUIDs: [ExactPlistKey: UInt32] = [:]
+    private var uids = KeyedObjectUIDs()
     private var classUIDs: [[String]: UInt32] = [:]
     private var retained: [AnyObject] = []
     private var fieldStack: [[PlistEntry]] = []
@@ -79,6 +78,24 @@ public final class KeyedArchiveEncoder {
     /// nests as deep as its type string).
     private func charge(_ value: PlistValue) {
         guard !overBudget, textBytesLeft != Int.max else { return }
+        // Scalars and arrays of scalars (what nearly every key holds) without the stack.
+        switch value {
+        case .string(let text):
+            textBytesLeft -= text.utf8.count
+        case .data(let bytes):
+            textBytesLeft -= bytes.count
+        case .integer, .real, .bool, .date, .uid:
+            return
+        case .array(let elements) where elements.allSatisfy({ if case .uid = $0 { true } else { false } }):
+            return
+        default:
+            chargeNested(value)
+        }
+        if textBytesLeft < 0 { overBudget = true }
+    }
+
+    /// ``charge(_:)`` for any value.
+    private func chargeNested(_ value: PlistValue) {
         var pending = [value]
         while let next = pending.popLast() {
             switch next {
@@ -159,7 +176,7 @@ public final class KeyedArchiveEncoder {
         if let plain = form.keyedPlainValue(options: options) {
             if case .data(let bytes) = plain { noteData(bytes[...]) }
             let ref = try plainReference(plain)
-            if case .uid(let uid) = ref { uids[id] = uid }
+            if case .uid(let uid) = ref { uids.insert(id, uid: uid) }
             retained.append(object)
             return ref
         }
@@ -168,7 +185,7 @@ public final class KeyedArchiveEncoder {
         }
         let uid = try nextUID()
         table.appendPlaceholder()  // "$null" until the keys are written
-        uids[id] = uid
+        uids.insert(id, uid: uid)
         retained.append(object)
         fieldStack.append([])
         readableKeys.begin()
@@ -207,12 +224,12 @@ public final class KeyedArchiveEncoder {
 
     /// The UID of a plain value (string, number, data) in `$objects`, stored once per value.
     public func plainReference(_ value: PlistValue) throws(KeyedArchiveError) -> PlistValue {
-        let key = ExactPlistKey(value)
-        if let uid = plainUIDs[key] { return .uid(uid) }
+        let (index, isNew) = table.appendPlain(value)
+        guard isNew else { return .uid(UInt32(truncatingIfNeeded: index)) }
+        guard let uid = UInt32(exactly: index) else {
+            throw KeyedArchiveError(.tooManyObjects, "more than \(UInt32.max) objects")
+        }
         charge(value)
-        let uid = try nextUID()
-        table.append(value)
-        plainUIDs[key] = uid
         return .uid(uid)
     }
 

@@ -11,6 +11,11 @@ struct KeyedObjectTable {
     private var starts: [Int] = []
     /// The dictionary keys, by number.
     private var keys: PlistCode.Keys? = PlistCode.Keys()
+    /// The plain values (``appendPlain(_:)``), each stored once: the set's numbers are entry
+    /// indices.
+    private(set) var plainValues = PlistCodeSet()
+    /// Whether each entry is a plain value in ``plainValues``.
+    private(set) var isPlain: [Bool] = []
 
     /// The number of entries.
     var count: Int { starts.count }
@@ -21,12 +26,35 @@ struct KeyedObjectTable {
     /// Adds `value` as the next entry.
     mutating func append(_ value: PlistValue) {
         starts.append(code.count)
+        isPlain.append(false)
         PlistCode.append(value, keys: &keys, to: &code)
+    }
+
+    /// The entry holding the plain value `value` (a string, number, data …): an earlier one
+    /// with the same code, or a new last entry (`isNew`).
+    mutating func appendPlain(_ value: PlistValue) -> (index: Int, isNew: Bool) {
+        let start = code.count
+        PlistCode.append(value, keys: &keys, to: &code)
+        let count = code.count - start
+        let (hash, known) = code.withUnsafeBytes { storage in
+            let bytes = UnsafeRawBufferPointer(rebasing: storage[start...])
+            let hash = PlistCodeSet.hash(bytes)
+            return (hash, plainValues.find(bytes, hash: hash, in: storage))
+        }
+        if let known {
+            code.removeLast(count)
+            return (Int(plainValues.entries[known].value), false)
+        }
+        plainValues.insert(start: start, count: count, hash: hash, value: starts.count)
+        starts.append(start)
+        isPlain.append(true)
+        return (starts.count - 1, true)
     }
 
     /// Adds a placeholder (`"$null"`) as the next entry.
     mutating func appendPlaceholder() {
         starts.append(-1)
+        isPlain.append(false)
     }
 
     /// Sets entry `index` to the dictionary `{$class: classUID, fields…}`.

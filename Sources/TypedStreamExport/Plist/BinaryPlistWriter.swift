@@ -39,6 +39,12 @@ public enum BinaryPlistWriter {
     }
 
     /// The two passes over the code of a plist: numbering, then writing.
+    ///
+    /// Scalars are matched once, in the numbering pass: each occurrence's object is recorded
+    /// and the writing pass reads it back. A plain `$objects` entry is never matched at all: the
+    /// keyed encoder stored each plain value once (``KeyedObjectTable/plainValues``), so only
+    /// the other scalars (dictionary keys, values inside objects, the archive's own strings) are
+    /// looked up, first among themselves, then among the plain entries.
     private struct Flattening {
         /// The code of the top-level value; an external array in it (only as its last value)
         /// stands for the entries of `entries`.
@@ -46,8 +52,16 @@ public enum BinaryPlistWriter {
         let keys: [String]
         let entries: KeyedObjectTable?
 
-        /// The object of each distinct scalar (the first occurrence's).
-        var scalarIndex: [ExactPlistKey: Int] = [:]
+        /// The scalars met outside plain entries that equal no plain entry; their codes are
+        /// copied into `scalarCode`, the set's numbers are their objects.
+        var scalars = PlistCodeSet()
+        var scalarCode: [UInt8] = []
+        /// The object of each plain entry of `entries`, by entry (`UInt32.max`: none yet).
+        var plainObject: [UInt32] = []
+        /// The object of each scalar occurrence matched while numbering, in order; the writing
+        /// pass reads them back from `recordedNext`.
+        var recorded: [UInt32] = []
+        var recordedNext = 0
         /// The object of each UID, by UID (`-1`: none).
         var uidIndex: [Int] = []
         /// The object of each key number (`-1`: none yet).
@@ -67,14 +81,19 @@ public enum BinaryPlistWriter {
         }
         private var items: [Item] = []
         private var refs: [Int] = []
+        /// Collections being filled: the next reference slot and how many remain.
+        private var frames: [(slot: Int, left: Int)] = []
         /// The size of every object written, as varints (the offset table is made from them).
         private var sizes: [UInt8] = []
+        /// The bytes of the object being written.
+        private var bytes: [UInt8] = []
 
         init(top: [UInt8], keys: [String], entries: KeyedObjectTable?) {
             self.top = top
             self.keys = keys
             self.entries = entries
             keyIndex = Array(repeating: -1, count: keys.count)
+            if let entries { plainObject = Array(repeating: .max, count: entries.count) }
         }
 
         mutating func write(to out: inout OutputWriter) {
@@ -86,6 +105,8 @@ public enum BinaryPlistWriter {
             }
             let count = next
             refSize = byteCount(for: UInt64(count))
+            scalars = PlistCodeSet()
+            scalarCode = []
             // Writing.
             next = 0
             writing = true
@@ -103,14 +124,11 @@ public enum BinaryPlistWriter {
             let offsetSize = byteCount(for: UInt64(offsetTableStart))
             var offset = 8
             var reader = PlistCode.Reader(sizes, at: 0)
-            var word: [UInt8] = []
             for _ in 0..<count {
-                word.removeAll(keepingCapacity: true)
-                appendSized(UInt64(offset), size: offsetSize, into: &word)
-                out.append(word)
+                appendSized(UInt64(offset), size: offsetSize, into: &out)
                 offset += reader.varint()
             }
-            word.removeAll(keepingCapacity: true)
+            var word: [UInt8] = []
             word += [0, 0, 0, 0, 0, 0]  // unused, sort version
             word.append(UInt8(offsetSize))
             word.append(UInt8(refSize))
@@ -123,8 +141,19 @@ public enum BinaryPlistWriter {
         /// Flattens entry `index` of `entries`; returns its object.
         @discardableResult
         private mutating func flattenEntry(_ index: Int, of entries: KeyedObjectTable) -> Int {
-            if let start = entries.start(of: index) { return flatten(entries.code, at: start) }
-            return flatten(KeyedObjectTable.placeholderCode, at: 0)
+            guard let start = entries.start(of: index) else { return flatten(KeyedObjectTable.placeholderCode, at: 0) }
+            guard entries.isPlain[index], PlistCode.isScalar(entries.code[start]) else { return flatten(entries.code, at: start) }
+            // A plain value: one of its kind among the entries, perhaps met before elsewhere.
+            items.removeAll(keepingCapacity: true)
+            refs.removeAll(keepingCapacity: true)
+            let known = plainObject[index]
+            let object = known == .max ? next : Int(known)
+            if object == next {
+                next += 1
+                plainObject[index] = UInt32(truncatingIfNeeded: object)
+                if writing { items.append(.scalar(tag: entries.code[start], position: start)) }
+            }
+            return object
         }
 
         /// Numbers the objects of the value whose code starts at `start` (and, while writing,
@@ -134,9 +163,8 @@ public enum BinaryPlistWriter {
             var reader = PlistCode.Reader(code, at: start)
             items.removeAll(keepingCapacity: true)
             refs.removeAll(keepingCapacity: true)
-            // Collections being filled: the next reference slot and how many remain.
-            var frames: [(slot: Int, left: Int)] = []
-            let root = object(&reader, &frames)
+            frames.removeAll(keepingCapacity: true)
+            let root = object(&reader)
             while let last = frames.last {
                 if last.left == 0 {
                     frames.removeLast()
@@ -144,7 +172,7 @@ public enum BinaryPlistWriter {
                 }
                 frames[frames.count - 1].slot += 1
                 frames[frames.count - 1].left -= 1
-                let ref = object(&reader, &frames)
+                let ref = object(&reader)
                 if writing { refs[last.slot] = ref }
             }
             return root
@@ -152,7 +180,7 @@ public enum BinaryPlistWriter {
 
         /// The object of the value at `reader` (a new one for a collection, whose elements are
         /// then read through `frames`).
-        private mutating func object(_ reader: inout PlistCode.Reader, _ frames: inout [(slot: Int, left: Int)]) -> Int {
+        private mutating func object(_ reader: inout PlistCode.Reader) -> Int {
             let position = reader.position
             let tag = reader.byte()
             switch tag {
@@ -208,12 +236,24 @@ public enum BinaryPlistWriter {
                 return index
             case PlistCode.key:
                 let number = reader.varint()
-                let index = keyIndex[number] < 0 ? sharedScalar(.string(keys[number]), tag, position)
-                                                 : shared(keyIndex[number], tag, position)
-                keyIndex[number] = index
-                return index
+                if keyIndex[number] < 0 {
+                    // Numbering: a key is the string of its name.
+                    var code: [UInt8] = []
+                    PlistCode.appendString(keys[number], to: &code)
+                    keyIndex[number] = match(code, 0..<code.count)
+                }
+                return shared(keyIndex[number], tag, position)
             default:
-                return sharedScalar(reader.scalar(tag, keys: keys), tag, position)
+                reader.position = position
+                reader.skipScalar()
+                if writing {
+                    let known = Int(recorded[recordedNext])
+                    recordedNext += 1
+                    return shared(known, tag, position)
+                }
+                let object = match(reader.bytes, position..<reader.position)
+                recorded.append(UInt32(truncatingIfNeeded: object))
+                return object
             }
         }
 
@@ -228,22 +268,37 @@ public enum BinaryPlistWriter {
             return known
         }
 
-        private mutating func sharedScalar(_ value: PlistValue, _ tag: UInt8, _ position: Int) -> Int {
-            let key = ExactPlistKey(value)
-            if let known = scalarIndex[key], known != next { return known }
-            let index = next
-            next += 1
-            if writing {
-                items.append(.scalar(tag: tag, position: position))
-            } else {
-                scalarIndex[key] = index
+        /// While numbering: the object of the scalar whose code is `code[range]` — an equal
+        /// scalar's met before, a plain entry's, or the next.
+        private mutating func match(_ code: [UInt8], _ range: Range<Int>) -> Int {
+            let (hash, known) = code.withUnsafeBytes { code in
+                let bytes = UnsafeRawBufferPointer(rebasing: code[range])
+                let hash = PlistCodeSet.hash(bytes)
+                return (hash, scalarCode.withUnsafeBytes { scalars.find(bytes, hash: hash, in: $0) })
             }
-            return index
+            if let known { return Int(scalars.entries[known].value) }
+            if let entries {
+                let plain = code.withUnsafeBytes { code in
+                    entries.code.withUnsafeBytes { entries.plainValues.find(UnsafeRawBufferPointer(rebasing: code[range]), hash: hash, in: $0) }
+                }
+                if let plain {
+                    let entry = Int(entries.plainValues.entries[plain].value)
+                    if plainObject[entry] == .max {
+                        plainObject[entry] = UInt32(truncatingIfNeeded: next)
+                        next += 1
+                    }
+                    return Int(plainObject[entry])
+                }
+            }
+            let object = next
+            next += 1
+            scalars.insert(start: scalarCode.count, count: range.count, hash: hash, value: object)
+            scalarCode.append(contentsOf: code[range])
+            return object
         }
 
         /// Writes the objects of the unit just flattened.
         private mutating func emit(_ code: [UInt8], into out: inout OutputWriter) {
-            var bytes: [UInt8] = []
             for item in items {
                 bytes.removeAll(keepingCapacity: true)
                 switch item {
@@ -254,8 +309,7 @@ public enum BinaryPlistWriter {
                     appendMarker(0xA, count: count, into: &bytes)
                     for r in entryIndex.prefix(count) { appendSized(UInt64(r), size: refSize, into: &bytes) }
                 case .scalar(let tag, let position):
-                    var reader = PlistCode.Reader(code, at: position + 1)
-                    encodeScalar(reader.scalar(tag, keys: keys), into: &bytes)
+                    encodeScalar(code, tag: tag, at: position + 1, keys: keys, into: &bytes)
                 }
                 PlistCode.appendVarint(bytes.count, to: &sizes)
                 out.append(bytes)
@@ -270,9 +324,36 @@ public enum BinaryPlistWriter {
         return 8
     }
 
+    /// Appends the low `size` bytes of `value` (1, 2, 4 or 8), big-endian.
+    @inline(__always)
     private static func appendSized(_ value: UInt64, size: Int, into out: inout [UInt8]) {
-        for i in stride(from: size - 1, through: 0, by: -1) {
-            out.append(UInt8(truncatingIfNeeded: value >> (8 * UInt64(i))))
+        switch size {
+        case 1:
+            out.append(UInt8(truncatingIfNeeded: value))
+        case 2:
+            out.append(UInt8(truncatingIfNeeded: value >> 8))
+            out.append(UInt8(truncatingIfNeeded: value))
+        case 4:
+            out.append(UInt8(truncatingIfNeeded: value >> 24))
+            out.append(UInt8(truncatingIfNeeded: value >> 16))
+            out.append(UInt8(truncatingIfNeeded: value >> 8))
+            out.append(UInt8(truncatingIfNeeded: value))
+        default:
+            for shift in stride(from: 56, through: 0, by: -8) { out.append(UInt8(truncatingIfNeeded: value >> UInt64(shift))) }
+        }
+    }
+
+    /// Appends the low `size` bytes of `value` (1, 2, 4 or 8), big-endian.
+    @inline(__always)
+    private static func appendSized(_ value: UInt64, size: Int, into out: inout OutputWriter) {
+        switch size {
+        case 1:
+            out.append(UInt8(truncatingIfNeeded: value))
+        case 2:
+            out.append(UInt8(truncatingIfNeeded: value >> 8))
+            out.append(UInt8(truncatingIfNeeded: value))
+        default:
+            withUnsafeBytes(of: value.bigEndian) { out.append(UnsafeRawBufferPointer(rebasing: $0[(8 - size)...])) }
         }
     }
 
@@ -297,30 +378,45 @@ public enum BinaryPlistWriter {
         }
     }
 
-    private static func encodeScalar(_ value: PlistValue, into out: inout [UInt8]) {
-        switch value {
-        case .bool(let b): out.append(b ? 0x09 : 0x08)
-        case .integer(let v): appendInteger(v, into: &out)
-        case .real(let d): out.append(0x23); appendSized(d.bitPattern, size: 8, into: &out)
-        case .date(let d): out.append(0x33); appendSized(d.bitPattern, size: 8, into: &out)
-        case .data(let bytes):
-            appendMarker(0x4, count: bytes.count, into: &out)
-            out += bytes
-        case .string(let s):
-            if s.utf8.allSatisfy({ $0 < 0x80 }) {
-                appendMarker(0x5, count: s.utf8.count, into: &out)
-                out += s.utf8
-            } else {
-                let units = Array(s.utf16)
-                appendMarker(0x6, count: units.count, into: &out)
-                for u in units { out.append(UInt8(u >> 8)); out.append(UInt8(u & 0xFF)) }
-            }
-        case .uid(let u):
-            let size = byteCount(for: UInt64(u))
+    /// Appends the binary form of the scalar whose code (tag `tag`) has its payload at
+    /// `position` of `code`; a key's name comes from `keys`.
+    private static func encodeScalar(_ code: [UInt8], tag: UInt8, at position: Int, keys: [String], into out: inout [UInt8]) {
+        var reader = PlistCode.Reader(code, at: position)
+        switch tag {
+        case PlistCode.string:
+            let range = reader.payload()
+            code.withUnsafeBufferPointer { appendString(UnsafeBufferPointer(rebasing: $0[range]), into: &out) }
+        case PlistCode.key:
+            var name = keys[reader.varint()]
+            name.withUTF8 { appendString($0, into: &out) }
+        case PlistCode.integer: appendInteger(Int64(bitPattern: reader.word()), into: &out)
+        case PlistCode.real: out.append(0x23); appendSized(reader.word(), size: 8, into: &out)
+        case PlistCode.date: out.append(0x33); appendSized(reader.word(), size: 8, into: &out)
+        case PlistCode.false: out.append(0x08)
+        case PlistCode.true: out.append(0x09)
+        case PlistCode.data:
+            let range = reader.payload()
+            appendMarker(0x4, count: range.count, into: &out)
+            out += code[range]
+        case PlistCode.uid:
+            let u = UInt64(reader.varint())
+            let size = byteCount(for: u)
             out.append(0x80 | UInt8(size - 1))
-            appendSized(UInt64(u), size: size, into: &out)
-        case .array, .dictionary:
-            break  // flattened
+            appendSized(u, size: size, into: &out)
+        default:
+            preconditionFailure("not a scalar plist code \(tag)")
+        }
+    }
+
+    /// Appends a string given as UTF-8: ASCII as bytes, anything else as UTF-16 big-endian.
+    private static func appendString(_ utf8: UnsafeBufferPointer<UInt8>, into out: inout [UInt8]) {
+        if utf8.allSatisfy({ $0 < 0x80 }) {
+            appendMarker(0x5, count: utf8.count, into: &out)
+            out.append(contentsOf: utf8)
+        } else {
+            let units = Array(String(decoding: utf8, as: UTF8.self).utf16)
+            appendMarker(0x6, count: units.count, into: &out)
+            for u in units { out.append(UInt8(u >> 8)); out.append(UInt8(u & 0xFF)) }
         }
     }
 }

@@ -33,6 +33,11 @@ enum PlistCode {
     static let key: UInt8 = 10
     static let externalArray: UInt8 = 11
 
+    /// Whether a value with tag `tag` is a scalar (not an array, dictionary or external array).
+    static func isScalar(_ tag: UInt8) -> Bool {
+        tag != array && tag != dictionary && tag != externalArray
+    }
+
     /// Dictionary keys, stored once: the keys of keyed archives are a few dozen names repeated
     /// by every object.
     struct Keys {
@@ -95,6 +100,22 @@ enum PlistCode {
 
     /// Appends the code of `value`; dictionary keys go into `keys` when it is given.
     static func append(_ value: PlistValue, keys: inout Keys?, to out: inout [UInt8]) {
+        // A scalar, what nearly every plain value is, without the stack.
+        switch value {
+        case .string(let text):
+            appendString(text, to: &out)
+            return
+        case .integer(let v):
+            out.append(integer)
+            append64(UInt64(bitPattern: v), to: &out)
+            return
+        case .uid(let u):
+            out.append(uid)
+            appendVarint(Int(u), to: &out)
+            return
+        default:
+            break
+        }
         var pending: [PlistValue] = [value]
         while let next = pending.popLast() {
             switch next {
@@ -162,6 +183,17 @@ enum PlistCode {
             let count = varint()
             defer { position += count }
             return position..<position + count
+        }
+
+        /// Moves past the scalar starting here (its tag and payload).
+        mutating func skipScalar() {
+            switch byte() {
+            case PlistCode.string, PlistCode.data: _ = payload()
+            case PlistCode.integer, PlistCode.real, PlistCode.date: position += 8
+            case PlistCode.key, PlistCode.uid: _ = varint()
+            case PlistCode.false, PlistCode.true: break
+            case let tag: preconditionFailure("not a scalar plist code \(tag)")
+            }
         }
 
         /// The scalar with tag `tag` (not a collection), its payload read.
