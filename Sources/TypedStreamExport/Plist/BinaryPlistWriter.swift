@@ -333,13 +333,8 @@ public enum BinaryPlistWriter {
         case 2:
             out.append(UInt8(truncatingIfNeeded: value >> 8))
             out.append(UInt8(truncatingIfNeeded: value))
-        case 4:
-            out.append(UInt8(truncatingIfNeeded: value >> 24))
-            out.append(UInt8(truncatingIfNeeded: value >> 16))
-            out.append(UInt8(truncatingIfNeeded: value >> 8))
-            out.append(UInt8(truncatingIfNeeded: value))
         default:
-            for shift in stride(from: 56, through: 0, by: -8) { out.append(UInt8(truncatingIfNeeded: value >> UInt64(shift))) }
+            withUnsafeBytes(of: value.bigEndian) { out.append(contentsOf: $0[(8 - size)...]) }
         }
     }
 

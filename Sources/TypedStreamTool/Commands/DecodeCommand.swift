@@ -71,20 +71,10 @@ struct DecodeCommand: Subcommand {
         if deep, stats || json {
             throw UsageError("'--deep' goes with the tree or '--plain'; '--json' stays lossless and '--stats' counts the file's own objects", position: .end)
         }
-        if let lines {
-            guard BlobEncoding(rawValue: lines.value) != nil else {
-                throw UsageError("invalid value '\(lines.value)' for '--lines': expected \(BlobEncoding.names)", at: lines.index)
-            }
+        try BlobEncoding.validate(lines: lines, file: file, shard: shard) { (lines) throws(UsageError) in
             guard plain || json else {
                 throw UsageError("'--lines' writes one JSON line per record: add '--plain' or '--json'", at: lines.index)
             }
-            if let file, file.value != "-" {
-                throw UsageError("'--lines' reads standard input; give no FILE (or '-')", at: file.index)
-            }
-        } else if let shard {
-            throw UsageError("'--shard' splits the records of '--lines'; one archive is not split", at: shard.index)
-        } else if file == nil {
-            throw UsageError("missing argument <FILE>", position: .end)
         }
     }
 

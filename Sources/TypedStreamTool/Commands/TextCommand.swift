@@ -58,18 +58,7 @@ struct TextCommand: Subcommand {
     }
 
     func validate() throws(UsageError) {
-        if let lines {
-            guard BlobEncoding(rawValue: lines.value) != nil else {
-                throw UsageError("invalid value '\(lines.value)' for '--lines': expected \(BlobEncoding.names)", at: lines.index)
-            }
-            if let file, file.value != "-" {
-                throw UsageError("'--lines' reads standard input; give no FILE (or '-')", at: file.index)
-            }
-        } else if let shard {
-            throw UsageError("'--shard' splits the records of '--lines'; one archive is not split", at: shard.index)
-        } else if file == nil {
-            throw UsageError("missing argument <FILE>", position: .end)
-        }
+        try BlobEncoding.validate(lines: lines, file: file, shard: shard)
     }
 
     func run(_ context: CommandContext) throws -> ExitCode {

@@ -9,6 +9,28 @@ enum BlobEncoding: String, CaseIterable {
     /// "hex or base64", for help and errors.
     static var names: String { allCases.map(\.rawValue).joined(separator: " or ") }
 
+    /// The usage errors of the line-mode options every command that has them shares: an
+    /// encoding that is not one of ``BlobEncoding``, a FILE beside `--lines` (records come on
+    /// standard input), `--shard` without `--lines`, and no FILE without it. `extra` adds a
+    /// command's own checks of `--lines`.
+    static func validate(lines: ParsedArguments.Value<String>?, file: ParsedArguments.Value<String>?,
+                         shard: ParsedArguments.Value<Shard>?,
+                         extra: (ParsedArguments.Value<String>) throws(UsageError) -> Void = { _ in }) throws(UsageError) {
+        if let lines {
+            guard BlobEncoding(rawValue: lines.value) != nil else {
+                throw UsageError("invalid value '\(lines.value)' for '--lines': expected \(names)", at: lines.index)
+            }
+            try extra(lines)
+            if let file, file.value != "-" {
+                throw UsageError("'--lines' reads standard input; give no FILE (or '-')", at: file.index)
+            }
+        } else if let shard {
+            throw UsageError("'--shard' splits the records of '--lines'; one archive is not split", at: shard.index)
+        } else if file == nil {
+            throw UsageError("missing argument <FILE>", position: .end)
+        }
+    }
+
     /// The bytes spelled by `text`. Throws ``RecordError`` `badHex` / `badBase64` (the offset is
     /// the first bad character's in the blob's text, when there is one).
     func decode(_ text: UnsafeBufferPointer<UInt8>) throws(RecordError) -> [UInt8] {
