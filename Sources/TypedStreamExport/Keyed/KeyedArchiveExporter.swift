@@ -91,19 +91,27 @@ public enum KeyedArchiveExporter {
         return try encode(KeyedGenericCopy.items(items), with: KeyedArchiveEncoder(options: options))
     }
 
-    /// `$top` and the packed `$objects` of `items`, written by `encoder`.
-    private static func encode(_ items: [TopLevelItem], with encoder: KeyedArchiveEncoder) throws(KeyedArchiveError) -> (top: [PlistEntry], objects: KeyedObjectTable) {
-        var top: [PlistEntry] = []
+    /// The entries that refer to the top-level `items`, encoded by `encoder`: `root` for the
+    /// first, `TSItem1` … for the others, and `root` = UID 0 when there are none. The keys of
+    /// `$top`, and of a nested archive's entry under `--deep`.
+    static func topEntries(_ items: [TopLevelItem], encoder: KeyedArchiveEncoder) throws(KeyedArchiveError) -> [PlistEntry] {
+        var entries: [PlistEntry] = []
         for (index, item) in items.enumerated() {
             let key = index == 0 ? "root" : "TSItem\(index)"
             switch item {
             case .object(let object):
-                top.append(PlistEntry(key, try encoder.reference(to: object)))
+                entries.append(PlistEntry(key, try encoder.reference(to: object)))
             case .group(let group, let objects):
-                top.append(PlistEntry(key, try encoder.reference(to: KeyedTopLevelGroup(group, objects: objects))))
+                entries.append(PlistEntry(key, try encoder.reference(to: KeyedTopLevelGroup(group, objects: objects))))
             }
         }
-        if top.isEmpty { top.append(PlistEntry("root", .uid(0))) }
+        if entries.isEmpty { entries.append(PlistEntry("root", .uid(0))) }
+        return entries
+    }
+
+    /// `$top` and the packed `$objects` of `items`, written by `encoder`.
+    private static func encode(_ items: [TopLevelItem], with encoder: KeyedArchiveEncoder) throws(KeyedArchiveError) -> (top: [PlistEntry], objects: KeyedObjectTable) {
+        var top = try topEntries(items, encoder: encoder)
         if let list = try KeyedReadableKeys.colorList(items, encoder: encoder) { top.append(list) }
         return (top, encoder.table)
     }

@@ -324,9 +324,10 @@ public enum BinaryPlistWriter {
         return 8
     }
 
-    /// Appends the low `size` bytes of `value` (1, 2, 4 or 8), big-endian.
+    /// Appends the low `size` bytes of `value` (1, 2, 4 or 8), big-endian, to a byte array or
+    /// to the output writer.
     @inline(__always)
-    private static func appendSized(_ value: UInt64, size: Int, into out: inout [UInt8]) {
+    private static func appendSized<Out: BigEndianBytesOutput & ~Copyable>(_ value: UInt64, size: Int, into out: inout Out) {
         switch size {
         case 1:
             out.append(UInt8(truncatingIfNeeded: value))
@@ -334,21 +335,7 @@ public enum BinaryPlistWriter {
             out.append(UInt8(truncatingIfNeeded: value >> 8))
             out.append(UInt8(truncatingIfNeeded: value))
         default:
-            withUnsafeBytes(of: value.bigEndian) { out.append(contentsOf: $0[(8 - size)...]) }
-        }
-    }
-
-    /// Appends the low `size` bytes of `value` (1, 2, 4 or 8), big-endian.
-    @inline(__always)
-    private static func appendSized(_ value: UInt64, size: Int, into out: inout OutputWriter) {
-        switch size {
-        case 1:
-            out.append(UInt8(truncatingIfNeeded: value))
-        case 2:
-            out.append(UInt8(truncatingIfNeeded: value >> 8))
-            out.append(UInt8(truncatingIfNeeded: value))
-        default:
-            withUnsafeBytes(of: value.bigEndian) { out.append(UnsafeRawBufferPointer(rebasing: $0[(8 - size)...])) }
+            withUnsafeBytes(of: value.bigEndian) { out.appendBytes(UnsafeRawBufferPointer(rebasing: $0[(8 - size)...])) }
         }
     }
 
@@ -414,4 +401,19 @@ public enum BinaryPlistWriter {
             for u in units { out.append(UInt8(u >> 8)); out.append(UInt8(u & 0xFF)) }
         }
     }
+}
+
+/// Where ``BinaryPlistWriter`` appends sized big-endian integers: the tables it builds in memory
+/// and the output writer, one `appendSized` for both.
+private protocol BigEndianBytesOutput: ~Copyable {
+    mutating func append(_ byte: UInt8)
+    mutating func appendBytes(_ bytes: UnsafeRawBufferPointer)
+}
+
+extension Array: BigEndianBytesOutput where Element == UInt8 {
+    fileprivate mutating func appendBytes(_ bytes: UnsafeRawBufferPointer) { append(contentsOf: bytes) }
+}
+
+extension OutputWriter: BigEndianBytesOutput {
+    fileprivate mutating func appendBytes(_ bytes: UnsafeRawBufferPointer) { append(bytes) }
 }

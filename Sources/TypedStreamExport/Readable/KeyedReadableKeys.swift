@@ -85,16 +85,7 @@ final class KeyedReadableKeys {
             }
             nestingDepth += 1
             defer { nestingDepth -= 1 }
-            for (index, item) in items.enumerated() {
-                let key = index == 0 ? "root" : "TSItem\(index)"
-                switch item {
-                case .object(let object):
-                    entries.append(PlistEntry(key, try encoder.reference(to: object)))
-                case .group(let group, let objects):
-                    entries.append(PlistEntry(key, try encoder.reference(to: KeyedTopLevelGroup(group, objects: objects))))
-                }
-            }
-            if items.isEmpty { entries.append(PlistEntry("root", .uid(0))) }
+            entries += try KeyedArchiveExporter.topEntries(items, encoder: encoder)
         }
         return .dictionary(entries)
     }
