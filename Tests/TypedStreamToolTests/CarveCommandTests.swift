@@ -2,6 +2,8 @@ import Foundation
 import Testing
 @testable import TypedStreamTool
 import TestSupport
+import TypedStream
+import TypedStreamFoundation
 
 /// An archive planted in a test file: where, how long, what `carve` should call it, and the
 /// bytes it should write.
@@ -297,5 +299,88 @@ struct CarveCommandTests {
         let result = run(["carve", database, "-o", folder.path + "/out"])
         #expect(result.exitCode == .success, "\(result.standardError)")
         try expectCarved(planted, in: folder.path + "/out")
+    }
+
+    /// Runs sqlite3 on `database` with `statements` on its standard input.
+    private static func sqlite3(_ database: String, _ statements: String) throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: sqlite!)
+        process.arguments = [database]
+        let pipe = Pipe()
+        process.standardInput = pipe
+        try process.run()
+        pipe.fileHandleForWriting.write(Data(statements.utf8))
+        try pipe.fileHandleForWriting.close()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+    }
+
+    /// An archive of about `size` bytes: an array of numbered strings.
+    private static func largeArchive(_ size: Int, tag: String) throws -> [UInt8] {
+        let strings = (0..<(size / 29)).map { StringObject("\(tag) string number \($0)") as AnyObject? }
+        return try Archiver.archivedBytes(withRootObject: ArrayObject(strings))
+    }
+
+    /// A database of 4096-byte pages holding two 20 KB archives, each split over overflow
+    /// pages: one whose blob starts in its cell, one after a 5000-byte text (more than a cell
+    /// keeps on such a page) so that its first byte is on an overflow page already.
+    private static func spilledDatabase(_ folder: TemporaryFolder) throws -> (path: String, archives: [[UInt8]]) {
+        let database = folder.path + "/chat.db"
+        let archives = [try largeArchive(20_000, tag: "first"), try largeArchive(20_000, tag: "second")]
+        #expect(archives.allSatisfy { $0.count >= 18_000 && $0.count <= 22_000 }, "\(archives.map(\.count))")
+        let texts = ["short", String(repeating: "y", count: 5000)]
+        var statements = "pragma page_size = 4096;\ncreate table message(id integer primary key, text text, attributedBody blob);\n"
+        for (text, archive) in zip(texts, archives) {
+            statements += "insert into message(text, attributedBody) values ('\(text)', x'\(archive.map { String(format: "%02x", $0) }.joined())');\n"
+        }
+        try sqlite3(database, statements)
+        return (database, archives)
+    }
+
+    @Test(.enabled(if: sqlite != nil, "the sqlite3 command-line program is not installed (looked in /usr/bin, /usr/local/bin, /opt/homebrew/bin)"))
+    func findsBlobsSplitOverSQLiteOverflowPagesWhole() throws {
+        let folder = try TemporaryFolder()
+        let (database, archives) = try Self.spilledDatabase(folder)
+        let file = Array(try Data(contentsOf: URL(fileURLWithPath: database)))
+        #expect(file.firstRange(of: archives[0]) == nil, "the blob is stored in one piece: nothing to put back together")
+        let result = run(["carve", database, "-o", folder.path + "/out"])
+        #expect(result.exitCode == .success, "\(result.standardError)")
+        let found = try rows(folder.path + "/out")
+        #expect(found.count == 2 && found.allSatisfy { $0.status == "ok" }, "\(found)")
+        for archive in archives {
+            let row = try #require(found.first { $0.length == archive.count }, "\(found)")
+            #expect(row.kind == "typedstream")
+            #expect(row.reason.contains("SQLite cell payload"), "\(row)")
+            // The offset is where the archive's first byte is in the file.
+            let head = min(16, (row.offset / 4096 + 1) * 4096 - row.offset)
+            #expect(file[row.offset..<(row.offset + head)].elementsEqual(archive.prefix(head)), "\(row)")
+            let path = folder.path + "/out/" + carvedName(row.offset, row.length, row.kind)
+            #expect(FileManager.default.contents(atPath: path).map(Array.init) == archive ? true : false, "\(path)")
+            #expect(run(["verify", path]).standardOutput == "\(path): identical\n")
+        }
+    }
+
+    @Test(.enabled(if: sqlite != nil, "the sqlite3 command-line program is not installed (looked in /usr/bin, /usr/local/bin, /opt/homebrew/bin)"))
+    func aLoopingOverflowChainIsReportedNotFollowed() throws {
+        let folder = try TemporaryFolder()
+        let (database, archives) = try Self.spilledDatabase(folder)
+        var file = Array(try Data(contentsOf: URL(fileURLWithPath: database)))
+        // The first archive's overflow pages, in payload order: each page's content is a piece of it.
+        var chain: [(page: Int, at: Int)] = []
+        for page in 1..<(file.count / 4096) {
+            let content = file[(page * 4096 + 4)..<(page * 4096 + 68)]
+            if let at = archives[0].firstRange(of: content)?.lowerBound { chain.append((page + 1, at)) }
+        }
+        chain.sort { $0.at < $1.at }
+        try #require(chain.count >= 3, "\(chain)")
+        // The second overflow page now leads back to the first.
+        let second = (chain[1].page - 1) * 4096
+        file.replaceSubrange(second..<(second + 4), with: withUnsafeBytes(of: UInt32(chain[0].page).bigEndian, Array.init))
+        let input = try folder.write("looped.db", file)
+        let result = run(["carve", input, "-o", folder.path + "/out"])
+        #expect(result.exitCode == .success, "\(result.standardError)")
+        let found = try rows(folder.path + "/out")
+        #expect(found.contains { $0.status == "damaged" && $0.reason.contains("a loop") }, "\(found)")
+        #expect(found.contains { $0.status == "ok" && $0.length == archives[1].count }, "\(found)")
     }
 }

@@ -32,7 +32,8 @@ struct CarvedItem: Hashable, Sendable {
     /// Where it starts in the file.
     var offset: Int
     /// How many bytes of the file it takes (for base64, the text); for a damaged one, how far
-    /// it could be read before the damage.
+    /// it could be read before the damage. For one put back together from a SQLite payload's
+    /// pages, the bytes it takes in the payload.
     var length: Int
     /// What it is.
     var kind: Kind

@@ -12,6 +12,11 @@ import TypedStream
 ///   dictionary has `$archiver` (``BinaryPlistExtent``, ``BinaryPlistTrailers``);
 /// - base64 text is decoded as far as the archive in it needs (``Base64Run``).
 ///
+/// In a SQLite database file, a candidate in a cell payload that spills to overflow pages is
+/// examined in the payload put back together (``SQLitePayloads``) — a blob larger than a page
+/// is found whole — and its bytes on those pages are not looked at again; when it is damaged
+/// there too, the file's bytes as they lie are examined as for any other file.
+///
 /// A whole archive is reported as ``CarvedItem/Status/ok`` and the scan goes on after it (an
 /// archive inside another is part of it, not found again); a candidate with no whole archive is
 /// reported as ``CarvedItem/Status/damaged`` and the scan goes on at the next byte. Each
@@ -63,6 +68,10 @@ struct Carver {
         var compiled = CompiledTypeStrings()
         // What damaged candidates may read in all (what they have read is in the totals).
         let damagedBudget = 2 * source.size + maximumSize
+        // A SQLite database's payloads that spill to overflow pages, and the file ranges of the
+        // archives carved whole from them, by page (their bytes are not looked at again).
+        let database = try SQLitePayloads(source: source)
+        var covered: [Int: Range<Int>] = [:]
         // One buffer for every piece: the margin before it, the piece, the longest signature after.
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: chunkSize + CarveSignature.longest + 2 * margin, alignment: 16)
         defer { buffer.deallocate() }
@@ -77,7 +86,24 @@ struct Carver {
                 let offset = bufferStart + hit.offset
                 guard offset >= resume else { continue }
                 let maximum = totals.damagedRead > damagedBudget ? min(maximumSize, Self.exhaustedMaximumSize) : maximumSize
-                let (item, skipTo, read) = try examine(hit.signature, at: offset, maximum: maximum, trailers: trailers, compiled: &compiled)
+                var spilledItem: CarvedItem?
+                if let database, let location = database.locate(offset) {
+                    if let range = covered[database.page(of: offset)], range.contains(offset) { continue }
+                    let spilled = try examineSpilled(hit.signature, at: offset, location, in: database, maximum: maximum, compiled: &compiled)
+                    if let item = spilled.item, item.status == .ok {
+                        try found(item)
+                        totals.ok += 1
+                        totals.carvedBytes += item.length
+                        for piece in spilled.pieces { covered[database.page(of: piece.lowerBound)] = piece }
+                        resume = max(resume, spilled.pieces.first?.upperBound ?? offset + 1)
+                        continue
+                    }
+                    totals.damagedRead += spilled.read
+                    spilledItem = spilled.item
+                }
+                var (item, skipTo, read) = try examine(hit.signature, at: offset, maximum: maximum, trailers: trailers, compiled: &compiled)
+                // Damaged both ways: the payload put back together says more of what is wrong.
+                if let spilled = spilledItem, item?.status != .ok { item = spilled }
                 if item?.status != .ok { totals.damagedRead += read }
                 if let item {
                     try found(item)
@@ -186,6 +212,39 @@ struct Carver {
             return (CarvedItem(offset: offset, length: examined - offset, kind: .base64KeyedArchive, status: .damaged,
                                reason: Self.damage(at, reason) + " (in the decoded bytes)"), examined)
         }
+    }
+
+    /// Examines a candidate that lies in a SQLite cell payload spilling to overflow pages
+    /// (`location`), in the payload put back together: the item (its offset the candidate's in
+    /// the file, its length counted in the payload's bytes), the bytes read, and the file ranges
+    /// a whole archive takes, in payload order.
+    private func examineSpilled(_ signature: CarveSignature, at offset: Int, _ location: SQLitePayloads.Location,
+                                in database: SQLitePayloads, maximum: Int,
+                                compiled: inout CompiledTypeStrings) throws -> (item: CarvedItem?, read: Int, pieces: [Range<Int>]) {
+        let cell = location.cell
+        let isText = signature == .base64TypedStream || signature == .base64BinaryPlist
+        let payload = try database.payload(from: location, upTo: (isText ? 2 : 1) * maximum)
+        let inner = CarveSource(bytes: payload.bytes, path: source.path)
+        var read = payload.bytes.count
+        var examined = 0
+        let found = try Carver(source: inner, maximumSize: maximumSize, chunkSize: chunkSize).examine(
+            signature, at: 0, maximum: maximum, trailers: BinaryPlistTrailers(source: inner, maximumSize: maximumSize),
+            compiled: &compiled, read: &examined)
+        read += examined
+        guard var item = found.0 else { return (nil, read, []) }
+        item.offset = offset
+        item.reason += "; in a SQLite cell payload of \(cell.payloadSize) bytes (page \(cell.page) and overflow pages), "
+            + "put back together: the offset is the file's, of its first byte; the length counts the payload's bytes"
+        if item.status != .ok, let broken = payload.broken { item.reason += " (\(broken))" }
+        guard item.status == .ok else { return (item, read, []) }
+        // The archive's bytes in the file: the first `length` bytes of the pieces read.
+        var pieces: [Range<Int>] = []
+        var left = item.length
+        for piece in payload.pieces where left > 0 {
+            pieces.append(piece.lowerBound..<(piece.lowerBound + min(left, piece.count)))
+            left -= min(left, piece.count)
+        }
+        return (item, 0, pieces)
     }
 
     /// "streamer 4, little-endian, system version 1000, 1 top-level group".

@@ -30,6 +30,13 @@ struct CarveCommand: Subcommand {
             another is part of it. A signature with no whole archive after it is reported as \
             damaged, with how far it could be read and why.
 
+            When FILE is a SQLite database (it starts "SQLite format 3"), a blob too large for \
+            its page is stored in pieces: the first in its cell, the rest in a chain of overflow \
+            pages. Such a cell's payload is put back together (in the file's order of pages, \
+            loops and broken chains detected) and an archive in it is carved whole: its OFFSET is \
+            where its first byte is in the file, its LENGTH counts the payload's bytes (more \
+            than it takes in one place), and the reason says so.
+
             DIR/carved.tsv lists every candidate: offset, length, kind (typedstream, \
             keyed-archive, typedstream-base64, keyed-archive-base64), status (ok or damaged), \
             reason. Files from an earlier carve into DIR are left as they are.
