@@ -2,8 +2,9 @@
 # Many message bodies through one process: generate a chat.db-like SQLite table of N bodies
 # (default 100 000; about one in a thousand damaged), dump it as sqlite3 prints it, read it with
 # `typedstream text --lines hex`, check every text against the string the generator put in and
-# every damaged row is reported, and compare the rate with one `typedstream text` process per
-# blob on a 500-body sample.
+# every damaged row is reported, do the same with each record's whole plain JSON
+# (`typedstream decode --lines hex --plain`), and compare the rate with one `typedstream text`
+# process per blob on a 500-body sample.
 #
 #   examples/message-text.sh [N]          # from the package root; needs sqlite3 and python3
 #
@@ -43,7 +44,16 @@ echo "typedstream text --lines hex < dump (one process, one core): $(rate "$coun
 # 3. Correctness: every good row's text, every damaged row reported.
 python3 "$root/examples/check-message-text.py" "$db" "$scratch/out.jsonl"
 
-# 4. One process per blob, on 500 rows spread over the table (blobs written to files first,
+# 4. Each record's whole plain JSON ({"id", "plain": what `decode --plain` prints}), timed on
+#    one core, and checked the same way: each good row's string is the text generated.
+start=$(now)
+"$tool" decode --lines hex --plain < "$scratch/dump.tsv" > "$scratch/plain.jsonl" 2> "$scratch/plain-summary.txt" || true
+end=$(now)
+echo "typedstream decode --lines hex --plain < dump (one process, one core): $(rate "$count" "$(echo "$end - $start" | bc)")"
+echo "summary: $(cat "$scratch/plain-summary.txt")"
+python3 "$root/examples/check-message-text.py" --plain "$db" "$scratch/plain.jsonl"
+
+# 5. One process per blob, on 500 rows spread over the table (blobs written to files first,
 #    untimed; the damaged rows are left out).
 sqlite3 -separator $'\t' "$db" "select ROWID, hex(attributedBody) from message where damage is null and ROWID % (max(1, $count / 500)) = 0 limit 500" |
     while IFS=$'\t' read -r id blob; do printf '%s' "$blob" | xxd -r -p > "$scratch/sample/$id.bin"; done
