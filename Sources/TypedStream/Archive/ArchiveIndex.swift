@@ -34,6 +34,9 @@ public struct ArchiveIndex: Sendable {
     public let topLevelGroupOffsets: [Int]
     /// The object-table slot of the first object written at the top level, if any.
     public let rootObject: Int?
+    /// The type strings compiled while reading it (and those it started with): a reader of the
+    /// same bytes made with them (``TokenReader/init(bytes:limits:compiled:)``) compiles none again.
+    public var compiledTypeStrings: CompiledTypeStrings { reader.compiledTypeStrings }
 
     /// Reads and checks `bytes`. Throws ``WireError`` exactly where ``TokenReader`` would.
     /// Inputs must be smaller than 4 GiB (offsets are kept in 32 bits).

@@ -92,7 +92,7 @@ struct ArchiveJSONTokenEncoder: ~Copyable {
         self.limits = limits
         repeatedBudget = limits.repeatedBytes(forInputOf: index.bytes.count)
         json = JSONTextWriter(pretty: options.pretty, capacity: 1 << 16)
-        reader = TokenReader(bytes: index.bytes)
+        reader = TokenReader(bytes: index.bytes, compiled: index.compiledTypeStrings)
     }
 
     mutating func run(_ out: inout OutputWriter) throws(ArchiveJSONError) {

@@ -47,7 +47,7 @@ public final class PlainJSONContext: @unchecked Sendable {
     /// Reads every token once: the version and superclass of each class, and which objects are
     /// referred to (and which from inside themselves).
     private func scan() {
-        var reader = TokenReader(bytes: index.bytes)
+        var reader = TokenReader(bytes: index.bytes, compiled: index.compiledTypeStrings)
         let slotCount = index.slotCount
         var referenced = [Bool](repeating: false, count: slotCount)
         var selfReferenced: Set<Int> = []

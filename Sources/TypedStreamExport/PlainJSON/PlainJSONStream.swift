@@ -37,7 +37,7 @@ struct PlainJSONStream {
 
     init(index: ArchiveIndex) {
         self.index = index
-        reader = TokenReader(bytes: index.bytes)
+        reader = TokenReader(bytes: index.bytes, compiled: index.compiledTypeStrings)
     }
 
     /// The next token of the archive; `nil` at its end. (The archive was checked whole by the
