@@ -1,3 +1,5 @@
+import TypedStream
+
 extension KeyedModelArchive {
     /// The version and records of a Model document's typedstream (`document.typedstream`) found
     /// in the archive alone, or `nil` when `bytes` are not one: the root must be an `NSArray` /
@@ -7,7 +9,22 @@ extension KeyedModelArchive {
     /// archive, so the records have none.
     public static func documentRecords(typedstream bytes: [UInt8]) -> (version: DocumentVersion, records: [ModelRecord])? {
         guard mentionsModelClass(bytes) else { return nil }
-        for version in DocumentVersion.allCases {
+        return documentRecords(typedstream: bytes, index: try? ArchiveIndex(bytes: bytes))
+    }
+
+    /// ``documentRecords(typedstream:)`` for an archive whose checked index is `index` (the
+    /// reader's own, which `convert` has already made; `nil` when the bytes are not a
+    /// typedstream). The index tells which version's groups the first record has, so that
+    /// version is decoded first: the versions exclude each other (each reads every value of a
+    /// record, and their value counts differ), so the order changes the cost, not the answer.
+    public static func documentRecords(typedstream bytes: [UInt8], index: ArchiveIndex?) -> (version: DocumentVersion, records: [ModelRecord])? {
+        guard mentionsModelClass(bytes) else { return nil }
+        var versions = DocumentVersion.allCases
+        if let index, let likely = likelyVersion(index), let at = versions.firstIndex(of: likely) {
+            versions.remove(at: at)
+            versions.insert(likely, at: 0)
+        }
+        for version in versions {
             guard let contents = try? ModelArchive.decodeDocument(bytes, version: version), !contents.models.isEmpty else { continue }
             return (version, contents.models.map(\.record))
         }
@@ -22,6 +39,35 @@ extension KeyedModelArchive {
     public static func convert(typedstream bytes: [UInt8]) throws(ModelDocumentError) -> [UInt8]? {
         guard let (version, records) = documentRecords(typedstream: bytes) else { return nil }
         return try encode(records, version: version)
+    }
+
+    /// ``convert(typedstream:)`` for an archive whose checked index is `index` (see
+    /// ``documentRecords(typedstream:index:)``).
+    public static func convert(typedstream bytes: [UInt8], index: ArchiveIndex) throws(ModelDocumentError) -> [UInt8]? {
+        guard let (version, records) = documentRecords(typedstream: bytes, index: index) else { return nil }
+        return try encode(records, version: version)
+    }
+
+    /// The version whose value count the first `Model` object of `index` has (its values at the
+    /// object's own depth: five for version 1, six for 2, seven for the 3 draft), or `nil`.
+    /// Looks at the object's tokens only; a malformed object gives `nil`.
+    static func likelyVersion(_ index: ArchiveIndex) -> DocumentVersion? {
+        guard let slot = (0..<index.slotCount).first(where: {
+            index.kind(ofSlot: $0) == .object && index.className(ofObject: $0) == Model.className
+        }) else { return nil }
+        var tokens = index.tokens(ofObject: slot)
+        var values = 0
+        while let token = try? tokens.next() {
+            guard token.depth == 1 else { continue }
+            switch token.kind {
+            case .integer, .float, .double, .byte, .rawBytes, .unsharedString, .sharedString, .cString,
+                 .object, .arrayStart, .structStart, .ignored:
+                values += 1
+            default:
+                break
+            }
+        }
+        return DocumentVersion.allCases.first { $0.groupTypes.count == values }
     }
 
     /// Whether the bytes hold the class name `Model` at all: a quick refusal of every other

@@ -113,6 +113,12 @@ enum PlistCode {
             out.append(uid)
             appendVarint(Int(u), to: &out)
             return
+        case .array(let elements) where elements.allSatisfy(\.isScalar):
+            // An array of scalars (an object's `NS.objects` UIDs) in order, without the stack.
+            out.append(array)
+            appendVarint(elements.count, to: &out)
+            for element in elements { appendScalar(element, to: &out) }
+            return
         default:
             break
         }
@@ -139,6 +145,24 @@ enum PlistCode {
                 for entry in entries { appendKey(entry.key, keys: &keys, to: &out) }
                 pending.append(contentsOf: entries.reversed().map(\.value))
             }
+        }
+    }
+
+    /// Appends the code of `value`, a scalar (``PlistValue/isScalar``); a collection appends nothing.
+    @inline(__always)
+    private static func appendScalar(_ value: PlistValue, to out: inout [UInt8]) {
+        switch value {
+        case .string(let text): appendString(text, to: &out)
+        case .integer(let v): out.append(integer); append64(UInt64(bitPattern: v), to: &out)
+        case .real(let d): out.append(real); append64(d.bitPattern, to: &out)
+        case .bool(let b): out.append(b ? `true` : `false`)
+        case .data(let bytes):
+            out.append(data)
+            appendVarint(bytes.count, to: &out)
+            out.append(contentsOf: bytes)
+        case .date(let d): out.append(date); append64(d.bitPattern, to: &out)
+        case .uid(let u): out.append(uid); appendVarint(Int(u), to: &out)
+        case .array, .dictionary: break
         }
     }
 

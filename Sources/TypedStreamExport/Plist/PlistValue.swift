@@ -42,3 +42,13 @@ extension PlistValue {
         return entries.first { $0.key == key }?.value
     }
 }
+
+extension PlistValue {
+    /// Whether the value is a scalar (anything but an array or a dictionary).
+    var isScalar: Bool {
+        switch self {
+        case .array, .dictionary: false
+        default: true
+        }
+    }
+}

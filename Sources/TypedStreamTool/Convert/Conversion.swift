@@ -52,8 +52,8 @@ enum Converter {
     /// documents, the one `model export` writes and `model import` reads (root `ModelDocument`;
     /// see ModelDocument's `KeyedModelArchive`); `nil` for any other archive, which the generic
     /// export converts.
-    static func keyedModelDocument(_ bytes: [UInt8]) throws -> [UInt8]? {
-        try KeyedModelArchive.convert(typedstream: bytes)
+    static func keyedModelDocument(_ index: ArchiveIndex) throws -> [UInt8]? {
+        try KeyedModelArchive.convert(typedstream: index.bytes, index: index)
     }
 
     /// Converts typedstream `bytes` to `format`, writing the result to `out` as it is made
@@ -66,15 +66,13 @@ enum Converter {
         case .json:
             try ArchiveJSON.write(ArchiveIndex(bytes: bytes, compiled: &compiled), to: &out)
         case .keyed:
-            _ = try ArchiveIndex(bytes: bytes, compiled: &compiled)
-            if let document = try keyedModelDocument(bytes) {
+            if let document = try keyedModelDocument(ArchiveIndex(bytes: bytes, compiled: &compiled)) {
                 out.append(document)
                 return
             }
             try KeyedArchiveExporter.writeBinary(typedstream: bytes, options: keyedOptions(options), to: &out)
         case .keyedXML:
-            _ = try ArchiveIndex(bytes: bytes, compiled: &compiled)
-            if let document = try keyedModelDocument(bytes) {
+            if let document = try keyedModelDocument(ArchiveIndex(bytes: bytes, compiled: &compiled)) {
                 out.append(try xmlText(KeyedArchiveImporter.plist(from: document)))
                 return
             }

@@ -1,0 +1,43 @@
+import Testing
+import TestSupport
+import TypedStream
+import TypedStreamFoundation
+@testable import ModelDocument
+
+/// `convert --to keyed` of a Model document's typedstream reads which version the first record
+/// has from the checked index and decodes that version first: the version found, and the bytes
+/// written, are those of trying every version in order.
+@Suite struct KeyedConversionVersionTests {
+    @Test(arguments: ["model-v1", "model-v2", "model-v3-draft"]) func samplesKeepTheirVersion(sample: String) throws {
+        let directory = PackageRoot.samples.appendingPathComponent(sample).path
+        let typedstream = try DurableIO.read(DurableIO.join(directory, DocumentFiles.archive))
+        try Self.expectSameConversion(typedstream, version: ModelDocument.open(at: directory).version)
+    }
+
+    @Test(arguments: DocumentVersion.allCases) func generatedDocumentsKeepTheirVersion(version: DocumentVersion) throws {
+        let records = (0..<5).map { index in
+            ModelRecord(name: "model \(index)", type: "photo", rect: ModelRect(x: 1, y: 2, width: 3, height: 4),
+                        flag: 1, kind: 2, para: version.hasPara ? 3 : 0, reserved: version.hasReserved ? 4 : 0, thumbnail: nil)
+        }
+        let models = records.map { Model($0) }
+        let typedstream = try ModelArchive.encodeDocument(models, version: version)
+        try Self.expectSameConversion(typedstream, version: version)
+    }
+
+    /// An archive that is not a Model document is still refused with its index.
+    @Test func otherArchivesAreNotDocuments() throws {
+        let typedstream = try Archiver.archivedBytes(withRootObject: ArrayObject([StringObject("Model")]))
+        #expect(KeyedModelArchive.documentRecords(typedstream: typedstream, index: try ArchiveIndex(bytes: typedstream)) == nil)
+    }
+
+    static func expectSameConversion(_ typedstream: [UInt8], version: DocumentVersion) throws {
+        let index = try ArchiveIndex(bytes: typedstream)
+        #expect(KeyedModelArchive.likelyVersion(index) == version)
+        let hinted = try #require(KeyedModelArchive.documentRecords(typedstream: typedstream, index: index))
+        #expect(hinted.version == version)
+        let unhinted = try #require(KeyedModelArchive.documentRecords(typedstream: typedstream, index: nil))
+        #expect(unhinted.version == version)
+        #expect(hinted.records == unhinted.records)
+        #expect(try KeyedModelArchive.convert(typedstream: typedstream, index: index) == KeyedModelArchive.convert(typedstream: typedstream))
+    }
+}
