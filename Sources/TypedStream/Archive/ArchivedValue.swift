@@ -292,7 +292,30 @@ public final class ArchivedObject: HoldsObjects, @unchecked Sendable {
     /// Streamer 3 only: the extra integer after the class chain.
     public var instanceSize: Optional<WireInteger>
     /// The contents: groups written by the class's `encodeWithCoder:`, superclass part first.
-    public var groups: [ArchivedGroup]
+    ///
+    /// Reading them from a detached object (see ``isDetached``) stops the program with a
+    /// message: its contents went with its archive, and an empty list would pass for an object
+    /// that wrote nothing. Setting them gives the object contents of its own again.
+    public var groups: [ArchivedGroup] {
+        get {
+            if isDetached { Self.detachedUse(self) }
+            return storedGroups
+        }
+        set {
+            storedGroups = newValue
+            isDetached = false
+        }
+        _modify {
+            if isDetached { Self.detachedUse(self) }
+            yield &storedGroups
+        }
+    }
+    /// The contents, whether detached or not (what ``groups`` reads after its check).
+    var storedGroups: [ArchivedGroup]
+    /// Whether the object's contents were taken when the last copy of the ``Archive`` that
+    /// owned it was freed (see ``Archive``): an object kept past its archive. Its class, slot
+    /// and offsets stay; reading ``groups`` is a programmer error.
+    @exclusivity(unchecked) public internal(set) var isDetached: Bool
     /// The object-table slot in the source archive, when read from one.
     public var sourceIndex: Optional<Int>
     /// The byte offset of the object's `0x84` in the source archive, when read from one.
@@ -305,7 +328,8 @@ public final class ArchivedObject: HoldsObjects, @unchecked Sendable {
         self.archivedClass = archivedClass
         self.classReferenceWidth = nil
         self.instanceSize = nil
-        self.groups = groups
+        self.storedGroups = groups
+        self.isDetached = false
         self.sourceIndex = nil
         self.sourceOffset = nil
         self.endOffset = nil
@@ -316,7 +340,8 @@ public final class ArchivedObject: HoldsObjects, @unchecked Sendable {
         self.archivedClass = archivedClass
         self.classReferenceWidth = classReferenceWidth
         self.instanceSize = nil
-        self.groups = []
+        self.storedGroups = []
+        self.isDetached = false
         self.sourceIndex = sourceIndex
         self.sourceOffset = sourceOffset
         self.endOffset = nil
@@ -326,14 +351,39 @@ public final class ArchivedObject: HoldsObjects, @unchecked Sendable {
 
     /// The name of the object's own class.
     public var className: String { archivedClass.nameText }
+
+    /// Stops the program: `object`'s groups were read after its archive was freed.
+    private static func detachedUse(_ object: ArchivedObject) -> Never {
+        let slot = object.sourceIndex.map { " #\($0)" } ?? ""
+        preconditionFailure("the groups of \(object.className) object\(slot) were read after its Archive was freed; keep the Archive (or the Unarchiver that read it) alive while you use its objects")
+    }
+
+    /// Takes the contents and marks the object detached (its owning archive is being freed).
+    func detach() {
+        storedGroups = []
+        isDetached = true
+    }
 }
 
 /// A whole archive as a graph: its header and top-level groups.
 ///
 /// Objects may refer to each other in cycles (an array that contains itself is a legal
-/// archive). So that such a graph is freed, an archive read by ``ArchiveReader`` owns its
-/// objects: when the last copy of the archive goes away, the objects' groups are emptied,
-/// which breaks every cycle. Keep the archive alive as long as you use its objects.
+/// archive), and reference counting alone never frees a cycle. So an archive read by
+/// ``ArchiveReader`` (or salvaged, or read from lossless JSON) owns its objects: when the last
+/// copy of the archive goes away, every object it owns is *detached* — its groups are taken,
+/// which breaks every cycle, and it is marked ``ArchivedObject/isDetached``. An object nobody
+/// else holds is then freed with the archive; one still held elsewhere keeps its class, slot
+/// and offsets, but reading its ``ArchivedObject/groups`` stops the program with a message
+/// instead of answering with an empty list, which would pass for an object that wrote
+/// nothing.
+///
+/// So keep the archive (or the ``Unarchiver`` that read it) alive as long as you use its
+/// objects; to keep one object's contents on their own, copy what you need (its groups are
+/// plain values, but the objects they refer to belong to the same archive).
+///
+/// An archive made with ``init(header:groups:)`` owns nothing: its objects are freed by
+/// reference counting alone (a cycle among them is never freed), and none is ever detached.
+/// An object belongs to at most one owning archive.
 public struct Archive: Sendable {
     /// The header.
     public var header: StreamHeader
@@ -349,7 +399,8 @@ public struct Archive: Sendable {
         self.ownedObjects = nil
     }
 
-    /// Creates an archive that owns `objects`: they are emptied when it goes away.
+    /// Creates an archive that owns `objects`: they are detached when its last copy goes away
+    /// (see the type's note on cycles).
     public init(header: StreamHeader, groups: [ArchivedGroup], owning objects: [ArchivedObject]) {
         self.header = header
         self.groups = groups
@@ -357,8 +408,9 @@ public struct Archive: Sendable {
     }
 }
 
-/// Empties its objects' groups when freed, breaking reference cycles between them.
-final class ArchivedObjectOwner: @unchecked Sendable {
+/// Detaches its objects when freed (``ArchivedObject/detach()``), breaking reference cycles
+/// between them. Its list never changes after it is made.
+final class ArchivedObjectOwner: Sendable {
     /// The objects, in the order they were read.
     let objects: [ArchivedObject]
 
@@ -368,6 +420,6 @@ final class ArchivedObjectOwner: @unchecked Sendable {
     var count: Int { objects.count }
 
     deinit {
-        for object in objects { object.groups = [] }
+        for object in objects { object.detach() }
     }
 }
