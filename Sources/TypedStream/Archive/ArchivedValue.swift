@@ -13,7 +13,9 @@ public enum SharedStringDecision: Hashable, Sendable {
 /// identity (the same instance wherever the archive refers to the same table entry); everything
 /// else is a plain value. Optional wire decisions record how the value was written so the graph
 /// can be written back byte for byte; `nil` means "decide as NSArchiver does".
-public enum ArchivedValue: Sendable {
+///
+/// Not `Sendable`, as the graph entries it may hold are not (see ``ArchivedObject``).
+public enum ArchivedValue {
     /// `s S i I l L q Q`: the value (sign-extended; reinterpret unsigned types by their width).
     case integer(Int64, width: IntegerWidth?)
     /// `f`.
@@ -50,8 +52,9 @@ public enum ArchivedValue: Sendable {
 /// string, its types and how it was written — is kept once, in a ``GroupHead`` they share; a
 /// reader makes one head per way a type string is written (an array of 60 000 objects has
 /// 60 000 `"@"` groups and two heads). Setting one of those properties gives the group a head
-/// of its own, so groups stay plain values.
-public struct ArchivedGroup: Sendable {
+/// of its own, so groups stay plain values. (Not `Sendable`: its values may hold graph
+/// entries, see ``ArchivedObject``.)
+public struct ArchivedGroup {
     /// The type string, its types and how it was written (shared; never changed in place).
     var head: GroupHead
     /// The values, one per type, as they are kept (see ``values``).
@@ -134,7 +137,7 @@ final class GroupHead: Sendable {
 }
 
 /// The values of a group: one in place, or any other number in an array.
-enum GroupValues: Sendable {
+enum GroupValues {
     /// Exactly one value.
     case one(ArchivedValue)
     /// Any number but one.
@@ -175,11 +178,15 @@ enum GroupValues: Sendable {
 
 /// A class entry of the object table: name, version and superclass.
 ///
+/// Not `Sendable`, like every graph entry (see ``ArchivedObject``).
+///
 /// Its optional properties are spelled `Optional<…>` on purpose, here and in
 /// ``ArchivedObject``: a `T?` property starts as `nil` before an initializer runs, so setting it
 /// in one is a change of a class property, checked for exclusive access at run time (a call
 /// each — several per object a reader makes); an `Optional<T>` one is only initialized there.
-public final class ArchivedClass: HoldsObjects, @unchecked Sendable {
+/// (Measured with swiftc 6.3 `-O`: an initializer setting four `T?` properties of a final class
+/// calls `swift_beginAccess` four times; with `Optional<T>`, never.)
+public final class ArchivedClass: HoldsObjects {
     /// The class name.
     public var name: ArraySlice<UInt8>
     /// How the name was written, when known.
@@ -249,9 +256,10 @@ public final class ArchivedClass: HoldsObjects, @unchecked Sendable {
     private static let shortChain = 16
 }
 
-/// A C-string entry of the object table. (Its optional properties are spelled `Optional<…>`
-/// for the reason given at ``ArchivedClass``.)
-public final class ArchivedCString: @unchecked Sendable {
+/// A C-string entry of the object table. Not `Sendable`, like every graph entry (see
+/// ``ArchivedObject``). (Its optional properties are spelled `Optional<…>` for the reason given
+/// at ``ArchivedClass``.)
+public final class ArchivedCString {
     /// The text.
     public var text: ArraySlice<UInt8>
     /// How the text's shared string was written, when known.
@@ -283,8 +291,16 @@ public final class ArchivedCString: @unchecked Sendable {
 /// read typed objects from it; an object of a class nobody knows stays generic and is written
 /// back exactly.
 ///
+/// It belongs to the ``Archive`` that owns it when read: kept past that archive's last copy,
+/// it is detached (``isDetached``) — see ``Archive`` on why, and what is kept.
+///
+/// Not `Sendable`: graph entries are classes with settable properties and no lock, and an
+/// owning archive's end changes its objects. One graph is for one thread (or task) at a time;
+/// to work on an archive in several, hand each one the bytes (or an ``ArchiveIndex``, which is
+/// `Sendable`) and read a graph there, or the values taken out of it.
+///
 /// (Its optional properties are spelled `Optional<…>` for the reason given at ``ArchivedClass``.)
-public final class ArchivedObject: HoldsObjects, @unchecked Sendable {
+public final class ArchivedObject: HoldsObjects {
     /// The object's class (its chain follows `superclass`).
     public var archivedClass: ArchivedClass
     /// The label width of the class link where it was written as a reference.
@@ -384,7 +400,9 @@ public final class ArchivedObject: HoldsObjects, @unchecked Sendable {
 /// An archive made with ``init(header:groups:)`` owns nothing: its objects are freed by
 /// reference counting alone (a cycle among them is never freed), and none is ever detached.
 /// An object belongs to at most one owning archive.
-public struct Archive: Sendable {
+///
+/// Not `Sendable`, as its objects are not (see ``ArchivedObject``).
+public struct Archive {
     /// The header.
     public var header: StreamHeader
     /// The top-level groups in order (usually one `"@"` group holding the root object).
@@ -410,7 +428,7 @@ public struct Archive: Sendable {
 
 /// Detaches its objects when freed (``ArchivedObject/detach()``), breaking reference cycles
 /// between them. Its list never changes after it is made.
-final class ArchivedObjectOwner: Sendable {
+final class ArchivedObjectOwner {
     /// The objects, in the order they were read.
     let objects: [ArchivedObject]
 
