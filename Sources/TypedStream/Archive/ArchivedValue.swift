@@ -373,12 +373,6 @@ public final class ArchivedObject: HoldsObjects {
         let slot = object.sourceIndex.map { " #\($0)" } ?? ""
         preconditionFailure("the groups of \(object.className) object\(slot) were read after its Archive was freed; keep the Archive (or the Unarchiver that read it) alive while you use its objects")
     }
-
-    /// Takes the contents and marks the object detached (its owning archive is being freed).
-    func detach() {
-        storedGroups = []
-        isDetached = true
-    }
 }
 
 /// A whole archive as a graph: its header and top-level groups.
@@ -426,8 +420,9 @@ public struct Archive {
     }
 }
 
-/// Detaches its objects when freed (``ArchivedObject/detach()``), breaking reference cycles
-/// between them. Its list never changes after it is made.
+/// Detaches its objects when freed (takes their groups and marks them
+/// ``ArchivedObject/isDetached``), breaking reference cycles between them. Its list never
+/// changes after it is made.
 final class ArchivedObjectOwner {
     /// The objects, in the order they were read.
     let objects: [ArchivedObject]
@@ -438,6 +433,9 @@ final class ArchivedObjectOwner {
     var count: Int { objects.count }
 
     deinit {
-        for object in objects { object.detach() }
+        for object in objects {
+            object.storedGroups = []
+            object.isDetached = true
+        }
     }
 }
