@@ -5,85 +5,59 @@ import TypedStreamFoundation
 /// found in one pass over its tokens: what the tree writes beside each value. Objects of other
 /// classes, and objects whose groups match no layout, have none.
 ///
-/// The pass keeps a stack of the open objects (no recursion) and, for catalogued ones only,
-/// the type string and top-level integer values of each group until the object ends.
+/// Each catalogued object's groups and values are gathered as plain JSON gathers them
+/// (``PlainJSONObject/Builder``) and matched as plain JSON matches them
+/// (``PlainJSONObject/layoutMatch(chain:)``), so the tree and plain JSON name the same fields.
+/// The pass keeps a stack of the open objects (no recursion); an object's builder is handed
+/// its own tokens only, and of the objects inside it their `new` and end of object.
 struct ArchiveLayoutNames {
     /// The match of each object-table slot that has one.
     private(set) var matches: [Int: LayoutMatch] = [:]
 
-    /// One object whose groups are being read.
-    private struct Open {
-        let slot: Int
-        /// Whether its class is catalogued (set when its first class link is read).
-        var catalogued: Bool? = nil
-        /// The type string of each group (`nil` for an untyped one).
-        var typeStrings: [ArraySlice<UInt8>?] = []
-        /// The top-level values of each group: the integer or byte, or `nil` for others.
-        var integers: [[Int64?]] = []
-        /// Arrays and structs open inside the current group.
-        var nesting = 0
-    }
-
     /// Reads `index`'s archive once.
     init(index: ArchiveIndex) {
         var reader = TokenReader(bytes: index.bytes)
-        var open: [Open] = []
-        // Class links still belonging to a chain (after an object's `new`, or a `#` value's new link).
-        var inChain = false
+        // The open objects, innermost last, each with a builder when its class is catalogued.
+        var open: [(slot: Int, builder: PlainJSONObject.Builder?)] = []
+        // The `new` of the object read last, until its first class link names its class.
+        var awaitingClass: PlainItem?
         while let token = try? reader.nextCompact() {
-            if token.code == .classLink {
-                if inChain {
-                    if open.last?.catalogued == nil, let top = open.indices.last {
-                        let name = token.form == .null ? nil : index.text(ofSlot: token.slot)
-                        open[top].catalogued = name.map { ClassLayouts.describes(String(decoding: $0, as: UTF8.self)) } ?? false
-                    }
-                    inChain = token.form == .new
+            let item = PlainItem(token)
+            if let new = awaitingClass {
+                awaitingClass = nil
+                let name = token.code == .classLink && token.form != .null ? index.text(ofSlot: token.slot) : nil
+                if let name, ClassLayouts.describes(String(decoding: name, as: UTF8.self)), let top = open.indices.last {
+                    var builder = PlainJSONObject.Builder(slot: open[top].slot)
+                    builder.feed(new, [], index)
+                    builder.feed(item, [], index)
+                    open[top].builder = builder
                     continue
                 }
-                // A `#` value: its superclasses follow a new link.
-                Self.note(nil, in: &open)
-                inChain = token.form == .new
-                continue
             }
-            inChain = false
             switch token.code {
             case .object where token.form == .new:
-                Self.note(nil, in: &open)
-                open.append(Open(slot: token.slot))
-                inChain = true
+                // A value of the object it is in; its own tokens go to its own builder.
+                Self.feed(item, to: &open, index)
+                open.append((token.slot, nil))
+                awaitingClass = item
             case .endOfObject:
                 guard let done = open.popLast() else { break }
-                if done.catalogued == true {
-                    let chain = index.classLinks(ofObject: done.slot)
-                    let match = ClassLayouts.match(chain: chain, groupCount: done.typeStrings.count,
-                                                   typeString: { done.typeStrings[$0] },
-                                                   integer: { g, v in v < done.integers[g].count ? done.integers[g][v] : nil })
-                    if let match { matches[done.slot] = match }
+                if var builder = done.builder {
+                    builder.feed(item, [], index)
+                    let object = builder.object(index)
+                    if let match = object.layoutMatch(chain: index.classLinks(ofObject: done.slot)) { matches[done.slot] = match }
                 }
-            case .typeString, .untypedGroup:
-                guard let top = open.indices.last, open[top].catalogued == true else { break }
-                open[top].typeStrings.append(token.code == .typeString ? index.bytes[token.payload] : nil)
-                open[top].integers.append([])
-                open[top].nesting = 0
-            case .arrayStart, .structStart:
-                Self.note(nil, in: &open)
-                if let top = open.indices.last { open[top].nesting += 1 }
-            case .arrayEnd, .structEnd:
-                if let top = open.indices.last { open[top].nesting -= 1 }
-            case .integer, .byte:
-                Self.note(token.value, in: &open)
-            case .header, .instanceSize:
-                break
+                // The end of an object inside the one now innermost.
+                Self.feed(item, to: &open, index)
             default:
-                Self.note(nil, in: &open)
+                Self.feed(item, to: &open, index)
             }
         }
     }
 
-    /// Notes a top-level value of the current group of the innermost open object.
-    private static func note(_ integer: Int64?, in open: inout [Open]) {
-        guard let top = open.indices.last, open[top].catalogued == true, open[top].nesting == 0,
-              let group = open[top].integers.indices.last else { return }
-        open[top].integers[group].append(integer)
+    /// Hands `item` to the builder of the innermost open object, if it has one.
+    private static func feed(_ item: PlainItem, to open: inout [(slot: Int, builder: PlainJSONObject.Builder?)], _ index: ArchiveIndex) {
+        guard let top = open.indices.last, open[top].builder != nil else { return }
+        open[top].builder!.feed(item, [], index)
     }
 }

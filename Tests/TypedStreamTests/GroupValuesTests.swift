@@ -5,7 +5,7 @@ import Testing
 /// the public ``ArchivedGroup/values`` reads and writes the same either way.
 @Suite("Group values")
 struct GroupValuesTests {
-    static let values: [ArchivedValue] = [.integer(7, width: .inline), .byte(3), .sharedString(ArraySlice("a".utf8), decision: nil)]
+    static var values: [ArchivedValue] { [.integer(7, width: .inline), .byte(3), .sharedString(ArraySlice("a".utf8), decision: nil)] }
 
     /// Every count from none to three, set through the initializer and through `values`, read
     /// back through `values`, `valueCount` and `value(at:)`.

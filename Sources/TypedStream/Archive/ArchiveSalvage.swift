@@ -22,7 +22,9 @@ import ObjCTypeEncoding
 /// let bytes = try ArchiveWriter.write(salvage.archive)   // passes the checked reader
 /// print(salvage.damage?.description ?? "undamaged")
 /// ```
-public struct ArchiveSalvage: Sendable {
+///
+/// Not `Sendable`, as its ``archive`` is not (see ``ArchivedObject``).
+public struct ArchiveSalvage {
     /// A reference from a kept object to a lost one, written as nil.
     public struct CutReference: Hashable, Sendable {
         /// The object-table slot (in the input) of the kept object that held the reference.

@@ -13,7 +13,9 @@ public enum SharedStringDecision: Hashable, Sendable {
 /// identity (the same instance wherever the archive refers to the same table entry); everything
 /// else is a plain value. Optional wire decisions record how the value was written so the graph
 /// can be written back byte for byte; `nil` means "decide as NSArchiver does".
-public enum ArchivedValue: Sendable {
+///
+/// Not `Sendable`, as the graph entries it may hold are not (see ``ArchivedObject``).
+public enum ArchivedValue {
     /// `s S i I l L q Q`: the value (sign-extended; reinterpret unsigned types by their width).
     case integer(Int64, width: IntegerWidth?)
     /// `f`.
@@ -50,8 +52,9 @@ public enum ArchivedValue: Sendable {
 /// string, its types and how it was written — is kept once, in a ``GroupHead`` they share; a
 /// reader makes one head per way a type string is written (an array of 60 000 objects has
 /// 60 000 `"@"` groups and two heads). Setting one of those properties gives the group a head
-/// of its own, so groups stay plain values.
-public struct ArchivedGroup: Sendable {
+/// of its own, so groups stay plain values. (Not `Sendable`: its values may hold graph
+/// entries, see ``ArchivedObject``.)
+public struct ArchivedGroup {
     /// The type string, its types and how it was written (shared; never changed in place).
     var head: GroupHead
     /// The values, one per type, as they are kept (see ``values``).
@@ -134,7 +137,7 @@ final class GroupHead: Sendable {
 }
 
 /// The values of a group: one in place, or any other number in an array.
-enum GroupValues: Sendable {
+enum GroupValues {
     /// Exactly one value.
     case one(ArchivedValue)
     /// Any number but one.
@@ -175,11 +178,15 @@ enum GroupValues: Sendable {
 
 /// A class entry of the object table: name, version and superclass.
 ///
+/// Not `Sendable`, like every graph entry (see ``ArchivedObject``).
+///
 /// Its optional properties are spelled `Optional<…>` on purpose, here and in
 /// ``ArchivedObject``: a `T?` property starts as `nil` before an initializer runs, so setting it
 /// in one is a change of a class property, checked for exclusive access at run time (a call
 /// each — several per object a reader makes); an `Optional<T>` one is only initialized there.
-public final class ArchivedClass: HoldsObjects, @unchecked Sendable {
+/// (Measured with swiftc 6.3 `-O`: an initializer setting four `T?` properties of a final class
+/// calls `swift_beginAccess` four times; with `Optional<T>`, never.)
+public final class ArchivedClass: HoldsObjects {
     /// The class name.
     public var name: ArraySlice<UInt8>
     /// How the name was written, when known.
@@ -249,9 +256,10 @@ public final class ArchivedClass: HoldsObjects, @unchecked Sendable {
     private static let shortChain = 16
 }
 
-/// A C-string entry of the object table. (Its optional properties are spelled `Optional<…>`
-/// for the reason given at ``ArchivedClass``.)
-public final class ArchivedCString: @unchecked Sendable {
+/// A C-string entry of the object table. Not `Sendable`, like every graph entry (see
+/// ``ArchivedObject``). (Its optional properties are spelled `Optional<…>` for the reason given
+/// at ``ArchivedClass``.)
+public final class ArchivedCString {
     /// The text.
     public var text: ArraySlice<UInt8>
     /// How the text's shared string was written, when known.
@@ -283,8 +291,16 @@ public final class ArchivedCString: @unchecked Sendable {
 /// read typed objects from it; an object of a class nobody knows stays generic and is written
 /// back exactly.
 ///
+/// It belongs to the ``Archive`` that owns it when read: kept past that archive's last copy,
+/// it is detached (``isDetached``) — see ``Archive`` on why, and what is kept.
+///
+/// Not `Sendable`: graph entries are classes with settable properties and no lock, and an
+/// owning archive's end changes its objects. One graph is for one thread (or task) at a time;
+/// to work on an archive in several, hand each one the bytes (or an ``ArchiveIndex``, which is
+/// `Sendable`) and read a graph there, or the values taken out of it.
+///
 /// (Its optional properties are spelled `Optional<…>` for the reason given at ``ArchivedClass``.)
-public final class ArchivedObject: HoldsObjects, @unchecked Sendable {
+public final class ArchivedObject: HoldsObjects {
     /// The object's class (its chain follows `superclass`).
     public var archivedClass: ArchivedClass
     /// The label width of the class link where it was written as a reference.
@@ -292,7 +308,30 @@ public final class ArchivedObject: HoldsObjects, @unchecked Sendable {
     /// Streamer 3 only: the extra integer after the class chain.
     public var instanceSize: Optional<WireInteger>
     /// The contents: groups written by the class's `encodeWithCoder:`, superclass part first.
-    public var groups: [ArchivedGroup]
+    ///
+    /// Reading them from a detached object (see ``isDetached``) stops the program with a
+    /// message: its contents went with its archive, and an empty list would pass for an object
+    /// that wrote nothing. Setting them gives the object contents of its own again.
+    public var groups: [ArchivedGroup] {
+        get {
+            if isDetached { Self.detachedUse(self) }
+            return storedGroups
+        }
+        set {
+            storedGroups = newValue
+            isDetached = false
+        }
+        _modify {
+            if isDetached { Self.detachedUse(self) }
+            yield &storedGroups
+        }
+    }
+    /// The contents, whether detached or not (what ``groups`` reads after its check).
+    var storedGroups: [ArchivedGroup]
+    /// Whether the object's contents were taken when the last copy of the ``Archive`` that
+    /// owned it was freed (see ``Archive``): an object kept past its archive. Its class, slot
+    /// and offsets stay; reading ``groups`` is a programmer error.
+    @exclusivity(unchecked) public internal(set) var isDetached: Bool
     /// The object-table slot in the source archive, when read from one.
     public var sourceIndex: Optional<Int>
     /// The byte offset of the object's `0x84` in the source archive, when read from one.
@@ -305,7 +344,8 @@ public final class ArchivedObject: HoldsObjects, @unchecked Sendable {
         self.archivedClass = archivedClass
         self.classReferenceWidth = nil
         self.instanceSize = nil
-        self.groups = groups
+        self.storedGroups = groups
+        self.isDetached = false
         self.sourceIndex = nil
         self.sourceOffset = nil
         self.endOffset = nil
@@ -316,7 +356,8 @@ public final class ArchivedObject: HoldsObjects, @unchecked Sendable {
         self.archivedClass = archivedClass
         self.classReferenceWidth = classReferenceWidth
         self.instanceSize = nil
-        self.groups = []
+        self.storedGroups = []
+        self.isDetached = false
         self.sourceIndex = sourceIndex
         self.sourceOffset = sourceOffset
         self.endOffset = nil
@@ -326,15 +367,36 @@ public final class ArchivedObject: HoldsObjects, @unchecked Sendable {
 
     /// The name of the object's own class.
     public var className: String { archivedClass.nameText }
+
+    /// Stops the program: `object`'s groups were read after its archive was freed.
+    private static func detachedUse(_ object: ArchivedObject) -> Never {
+        let slot = object.sourceIndex.map { " #\($0)" } ?? ""
+        preconditionFailure("the groups of \(object.className) object\(slot) were read after its Archive was freed; keep the Archive (or the Unarchiver that read it) alive while you use its objects")
+    }
 }
 
 /// A whole archive as a graph: its header and top-level groups.
 ///
 /// Objects may refer to each other in cycles (an array that contains itself is a legal
-/// archive). So that such a graph is freed, an archive read by ``ArchiveReader`` owns its
-/// objects: when the last copy of the archive goes away, the objects' groups are emptied,
-/// which breaks every cycle. Keep the archive alive as long as you use its objects.
-public struct Archive: Sendable {
+/// archive), and reference counting alone never frees a cycle. So an archive read by
+/// ``ArchiveReader`` (or salvaged, or read from lossless JSON) owns its objects: when the last
+/// copy of the archive goes away, every object it owns is *detached* — its groups are taken,
+/// which breaks every cycle, and it is marked ``ArchivedObject/isDetached``. An object nobody
+/// else holds is then freed with the archive; one still held elsewhere keeps its class, slot
+/// and offsets, but reading its ``ArchivedObject/groups`` stops the program with a message
+/// instead of answering with an empty list, which would pass for an object that wrote
+/// nothing.
+///
+/// So keep the archive (or the ``Unarchiver`` that read it) alive as long as you use its
+/// objects; to keep one object's contents on their own, copy what you need (its groups are
+/// plain values, but the objects they refer to belong to the same archive).
+///
+/// An archive made with ``init(header:groups:)`` owns nothing: its objects are freed by
+/// reference counting alone (a cycle among them is never freed), and none is ever detached.
+/// An object belongs to at most one owning archive.
+///
+/// Not `Sendable`, as its objects are not (see ``ArchivedObject``).
+public struct Archive {
     /// The header.
     public var header: StreamHeader
     /// The top-level groups in order (usually one `"@"` group holding the root object).
@@ -349,7 +411,8 @@ public struct Archive: Sendable {
         self.ownedObjects = nil
     }
 
-    /// Creates an archive that owns `objects`: they are emptied when it goes away.
+    /// Creates an archive that owns `objects`: they are detached when its last copy goes away
+    /// (see the type's note on cycles).
     public init(header: StreamHeader, groups: [ArchivedGroup], owning objects: [ArchivedObject]) {
         self.header = header
         self.groups = groups
@@ -357,8 +420,10 @@ public struct Archive: Sendable {
     }
 }
 
-/// Empties its objects' groups when freed, breaking reference cycles between them.
-final class ArchivedObjectOwner: @unchecked Sendable {
+/// Detaches its objects when freed (takes their groups and marks them
+/// ``ArchivedObject/isDetached``), breaking reference cycles between them. Its list never
+/// changes after it is made.
+final class ArchivedObjectOwner {
     /// The objects, in the order they were read.
     let objects: [ArchivedObject]
 
@@ -368,6 +433,9 @@ final class ArchivedObjectOwner: @unchecked Sendable {
     var count: Int { objects.count }
 
     deinit {
-        for object in objects { object.groups = [] }
+        for object in objects {
+            object.storedGroups = []
+            object.isDetached = true
+        }
     }
 }

@@ -6,10 +6,10 @@ extension ArchivedObject {
     /// Hands over every object and class its groups refer to. (Its own class is not handed
     /// over: classes free their superclasses by the same loop.)
     public func moveHeldObjects(into pending: inout [AnyObject]) {
-        for group in groups {
+        for group in storedGroups {
             for index in 0..<group.valueCount { group.value(at: index).appendEntries(to: &pending) }
         }
-        groups = []
+        storedGroups = []
     }
 }
 

@@ -66,6 +66,12 @@ public protocol ArchivableObject: AnyObject {
     /// Reads this object's groups from `decoder`, superclass part first. Throws on missing or
     /// mistyped values (``CoderError`` as the decoder throws it; the ``Unarchiver`` reports any
     /// other error as `badContents`).
+    ///
+    /// A ``CoderError`` `unsupportedVersion` makes the ``Unarchiver`` keep the object as a
+    /// ``GenericObject`` instead, decoded anew from the same groups. Throw it before decoding
+    /// any object inside (as `requireVersion` at the start does): the fallback does not forget
+    /// instances the abandoned call decoded, and one of them could refer back to the refused
+    /// instance. (A streaming decode that fails is done again over the graph, which forgets.)
     func decodeContents(with decoder: some ObjectDecoder) throws
     /// Writes this object's groups to `encoder`, superclass part first.
     func encodeContents(with encoder: some ObjectEncoder) throws

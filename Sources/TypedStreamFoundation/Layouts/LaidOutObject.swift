@@ -34,10 +34,11 @@ public final class LaidOutObject: ArchivableObject, HoldsObjects, CustomStringCo
     /// Reads every group, then names their values. Throws ``CoderError`` `unsupportedVersion`
     /// when the catalogue has no layout for them.
     ///
-    /// Over the graph the groups are matched before any is read, so no object inside is decoded
-    /// (and none refers to this one) when the Unarchiver falls back to a generic object. A
-    /// streaming decode reads first and matches after; its error makes the Unarchiver do the
-    /// call again over the graph.
+    /// Over the graph the groups are matched before any is read, as the refusal contract of
+    /// ``ArchivableObject/decodeContents(with:)`` asks: no object inside is decoded (and none
+    /// refers to this one) when the Unarchiver falls back to a generic object. A streaming
+    /// decode reads first and matches after; its error makes the Unarchiver do the call again
+    /// over the graph, which forgets what the stream decoded.
     public func decodeContents(with decoder: some ObjectDecoder) throws {
         let offset = decoder.currentObjectOffset
         let chain = decoder.currentClassChain
