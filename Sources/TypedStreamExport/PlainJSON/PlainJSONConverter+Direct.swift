@@ -19,6 +19,8 @@ extension PlainJSONConverter {
         case string
         /// `NSNumber` (NSNumber and NSValue at version 0): its number.
         case number
+        /// `NSDictionary`, `NSMutableDictionary`: its keys and values.
+        case dictionary
     }
 
     /// The tokens of a simple object after its first class link: the rest of its chain, then at
@@ -45,6 +47,8 @@ extension PlainJSONConverter {
             } else if let direct = options.foundationDirect {
                 if name.elementsEqual("NSString".utf8) || name.elementsEqual("NSMutableString".utf8) {
                     kind = .string
+                } else if name.elementsEqual("NSDictionary".utf8) || name.elementsEqual("NSMutableDictionary".utf8) {
+                    kind = .dictionary
                 } else if direct.numbers, name.elementsEqual("NSNumber".utf8),
                           context.chainVersionsAreZero(classSlot: classSlot, for: ["NSNumber", "NSValue"]) {
                     kind = .number
@@ -132,7 +136,7 @@ extension PlainJSONConverter {
                 finishedSize += 1
             }
             return true
-        case .unknown, .none, .array:
+        case .unknown, .none, .array, .dictionary:
             return false
         }
     }
@@ -150,12 +154,104 @@ extension PlainJSONConverter {
     }
 
     /// ``writeDirect(_:kind:_:sink:)`` for an object whose tokens are in the window.
-    mutating func writeDirectFromWindow(_ slot: Int, sink: inout OutputWriter) -> Bool {
+    mutating func writeDirectFromWindow(_ slot: Int, sink: inout OutputWriter) throws(ArchiveJSONError) -> Bool {
         guard repeating == 0, let start = stream.start(ofSlot: slot), let link = stream.item(start + 1),
               link.code == .classLink, link.form != .null else { return false }
         let kind = directKind(classSlot: Int(link.slot))
+        if kind == .dictionary { return try writeDictionaryFromWindow(slot, start: start, sink: &sink) }
         guard kind == .string || kind == .number else { return false }
         guard let shape = Self.leafShape(linkIsNew: link.form == .new, { stream.item(start + 2 + $0) }) else { return false }
         return writeDirect(slot, kind: kind, shape, sink: &sink)
+    }
+
+    /// The text a key object in the window will convert to, when that is sure without a view:
+    /// a new string of the usual shape, or an object already written whose kept value is a
+    /// string (what ``predictedString(_:_:_:)`` gives for them); `nil` otherwise.
+    mutating func directKey(_ token: PlainItem, at position: Int) -> String? {
+        let slot = Int(token.slot)
+        guard token.code == .object, token.form != .null, index.kind(ofSlot: slot) == .object,
+              slot >= 0, slot < ids.count, ids[slot] == 0, !inProgress[slot] else { return nil }
+        if token.form == .reference {
+            if case .string(let s)? = finished[slot] { return s }
+            return nil
+        }
+        guard let link = stream.item(position + 1), link.code == .classLink, link.form != .null,
+              directKind(classSlot: Int(link.slot)) == .string,
+              let shape = Self.leafShape(linkIsNew: link.form == .new, { stream.item(position + 2 + $0) }),
+              shape.groupCount == 1, shape.type0.payloadEnd - shape.type0.payloadStart == 1,
+              bytes[Int(shape.type0.payloadStart)] == UInt8(ascii: "+"),
+              shape.value0.code == .unsharedString, shape.value0.form != .null else { return nil }
+        let text = bytes[shape.value0.payload]
+        return ByteText.isValidUTF8(text) ? String(decoding: text, as: UTF8.self) : nil
+    }
+
+    /// Writes the dictionary in `slot`, whose `new` is at `start` of the window, as the hook's
+    /// way writes it (``PlainJSON/Natural/dictionary(fromGroup:)`` from group 1) when its shape is
+    /// the usual one — a first group of one integer, then one `@` group per key and per value,
+    /// every key a string sure without a view (``directKey(_:at:)``), no key twice, nothing in it
+    /// referring back to it — and returns true; else returns false having written nothing.
+    mutating func writeDictionaryFromWindow(_ slot: Int, start: Int, sink: inout OutputWriter) throws(ArchiveJSONError) -> Bool {
+        guard context.overBudget == nil, slot >= 0, slot < substituted.count, !context.selfReferenced.contains(slot),
+              let link = stream.item(start + 1) else { return false }
+        var i = start + 2
+        if link.form == .new {
+            while true {
+                guard let next = stream.item(i), next.code == .classLink else { return false }
+                i += 1
+                if next.form != .new { break }
+            }
+        }
+        // The first group: one integer (the count), not written.
+        guard let countType = stream.item(i), countType.code == .typeString, let count = stream.item(i + 1), count.code == .integer,
+              let afterCount = stream.item(i + 2), afterCount.code == .typeString || afterCount.code == .endOfObject else { return false }
+        i += 2
+        // The entries: `@` groups of one object each, in the window's positions.
+        var places: [Int] = []
+        while true {
+            guard let token = stream.item(i) else { return false }
+            if token.code == .endOfObject { break }
+            guard token.code == .typeString, token.payloadEnd - token.payloadStart == 1, bytes[Int(token.payloadStart)] == UInt8(ascii: "@"),
+                  let value = stream.item(i + 1), value.code == .object else { return false }
+            places.append(i + 1)
+            if value.form == .new {
+                let end = stream.end(ofNew: i + 1)
+                guard end > i + 1 else { return false }
+                i = end + 1
+            } else {
+                i += 2
+            }
+        }
+        guard places.count % 2 == 0 else { return false }
+        var keys: [String] = []
+        keys.reserveCapacity(places.count / 2)
+        // Repeated keys: compared one by one while there are few, through a set beyond.
+        var seen = Set<String>()
+        for pair in stride(from: 0, to: places.count, by: 2) {
+            guard let key = directKey(stream.item(places[pair])!, at: places[pair]),
+                  keys.count < 32 ? !keys.contains(key) : seen.isEmpty ? Self.startSet(&seen, keys, key) : seen.insert(key).inserted else { return false }
+            keys.append(key)
+        }
+        inProgress[slot] = true
+        out.beginObject(memberCount: places.count / 2, &sink)
+        for (n, place) in places.enumerated() {
+            let token = stream.item(place)!
+            if n % 2 == 0 {
+                out.mute()
+                try convertObject(Int(token.slot), sink: &sink)
+                out.unmute()
+                out.key(keys[n / 2])
+            } else if token.form == .null {
+                out.null()
+            } else if index.kind(ofSlot: Int(token.slot)) == .class {
+                writeClassObject(Int(token.slot), &sink)
+            } else {
+                try convertObject(Int(token.slot), sink: &sink)
+            }
+            out.drainIfLarge(into: &sink)
+        }
+        out.end(&sink)
+        inProgress[slot] = false
+        substituted[slot] = true
+        return true
     }
 }

@@ -45,7 +45,7 @@ extension PlainJSONConverter {
             if link.code == .classLink, link.form != .null {
                 let kind = directKind(classSlot: link.slot)
                 if kind == .array { return try streamObject(first.slot, link: link, sink: &sink) }
-                if kind != .none, writeDirectStreamed(first.slot, link: link, kind: kind, sink: &sink) { return }
+                if kind == .string || kind == .number, writeDirectStreamed(first.slot, link: link, kind: kind, sink: &sink) { return }
             }
             stream.fill(object: first, link: link)
             defer { stream.clear() }

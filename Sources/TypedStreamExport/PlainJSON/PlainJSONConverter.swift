@@ -289,7 +289,7 @@ struct PlainJSONConverter: ~Copyable {
         }
         guard nest() else { return writeTooDeep(&sink) }
         defer { depth -= 1 }
-        if hook != nil, writeDirectFromWindow(slot, sink: &sink) { return }
+        if hook != nil, try writeDirectFromWindow(slot, sink: &sink) { return }
         guard let object = view(slot) else { return out.null() }
         if let hook {
             inProgress[slot] = true

@@ -230,6 +230,13 @@ struct PlainJSONStream {
         return Int(starts[place])
     }
 
+    /// For the `new` of an object at `position` of the window: where its end of object is (0
+    /// when not read).
+    @inline(__always)
+    func end(ofNew position: Int) -> Int {
+        Int(ends[position])
+    }
+
     /// The item at `position` of the window; `nil` past its end.
     @inline(__always)
     func item(_ position: Int) -> PlainItem? {
