@@ -74,7 +74,8 @@ struct ArchiveJSONTokenEncoder: ~Copyable {
     private var repeated = 0
     private var depth = 0
     private var reader: TokenReader
-    /// Tokens read ahead (to lay out a container that may hold a new object), from `queueHead` on.
+    /// Tokens read ahead, in batches (and further to lay out a container that may hold a new
+    /// object), from `queueHead` on.
     private var queue: [CompactToken] = []
     private var queueHead = 0
     private var frames: [Frame] = [Frame(kind: .document)]
@@ -111,24 +112,23 @@ struct ArchiveJSONTokenEncoder: ~Copyable {
     }
 
     private mutating func next() -> CompactToken? {
-        if queueHead < queue.count {
-            let token = queue[queueHead]
-            queueHead += 1
-            if queueHead == queue.count {
-                queue.removeAll(keepingCapacity: true)
-                queueHead = 0
-            }
-            return token
+        if queueHead == queue.count {
+            queue.removeAll(keepingCapacity: true)
+            queueHead = 0
+            // The index checked these bytes, so a second reading cannot fail.
+            try? reader.nextCompact(into: &queue, count: 256)
+            if queue.isEmpty { return nil }
         }
-        // The index checked these bytes, so a second reading cannot fail.
-        return try? reader.nextCompact()
+        queueHead += 1
+        return queue[queueHead - 1]
     }
 
     /// The token `ahead` places after the next one (0: the next), read ahead as needed.
     private mutating func peek(_ ahead: Int) -> CompactToken? {
         while queue.count - queueHead <= ahead {
-            guard let token = try? reader.nextCompact() else { return nil }
-            queue.append(token)
+            let before = queue.count
+            try? reader.nextCompact(into: &queue, count: 64)
+            if queue.count == before { return nil }
         }
         return queue[queueHead + ahead]
     }

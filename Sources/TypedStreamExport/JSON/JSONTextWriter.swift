@@ -39,7 +39,10 @@ struct JSONTextWriter: ~Copyable {
     let pretty: Bool
     /// The innermost open container (when `openCount > 0`) and the ones around it.
     private var top = Frame(layout: .block, count: 0, lineIndent: 0)
-    private var parents: [Frame] = []
+    /// The containers around ``top``, `openCount - 1` of them, in plain memory (no uniqueness
+    /// check per container opened).
+    private var parents: UnsafeMutablePointer<Frame>
+    private var parentCapacity = 16
     private var openCount = 0
     private var afterKey = false
     /// Bytes drained so far (``totalCount`` is these and the buffered ones).
@@ -52,9 +55,13 @@ struct JSONTextWriter: ~Copyable {
         self.pretty = pretty
         self.capacity = max(capacity, 64)
         base = .allocate(capacity: self.capacity)
+        parents = .allocate(capacity: parentCapacity)
     }
 
-    deinit { base.deallocate() }
+    deinit {
+        base.deallocate()
+        parents.deallocate()
+    }
 
     /// The text written so far (UTF-8), since the last drain.
     var bytes: [UInt8] { Array(UnsafeBufferPointer(start: base, count: count)) }
@@ -139,7 +146,8 @@ struct JSONTextWriter: ~Copyable {
             // Inside a block parent the container opens on an element line (one level in); inside
             // a hugging parent it opens on (or continues) that parent's line.
             lineIndent = top.layout == .block ? top.lineIndent + 1 : top.lineIndent
-            parents.append(top)
+            if openCount > parentCapacity { growParents() }
+            (parents + (openCount - 1)).initialize(to: top)
         }
         top = Frame(layout: effective, count: 0, lineIndent: lineIndent)
         openCount += 1
@@ -152,7 +160,15 @@ struct JSONTextWriter: ~Copyable {
         if top.layout == .block, top.count > 0 { newline(indent: top.lineIndent) }
         put(bracket)
         openCount -= 1
-        if openCount > 0 { top = parents.removeLast() }
+        if openCount > 0 { top = parents[openCount - 1] }
+    }
+
+    private mutating func growParents() {
+        let bigger = UnsafeMutablePointer<Frame>.allocate(capacity: parentCapacity * 2)
+        bigger.moveInitialize(from: parents, count: parentCapacity)
+        parents.deallocate()
+        parents = bigger
+        parentCapacity *= 2
     }
 
     /// Opens an object.
@@ -175,10 +191,18 @@ struct JSONTextWriter: ~Copyable {
     /// Writes a member name known to need no escapes (a literal of the format).
     mutating func key(_ name: StaticString) {
         separate()
-        put(UInt8(ascii: "\""))
-        put(name)
-        put(UInt8(ascii: "\""))
-        afterName()
+        let n = name.utf8CodeUnitCount
+        reserve(n + 4)
+        base[count] = UInt8(ascii: "\"")
+        (base + count + 1).update(from: name.utf8Start, count: n)
+        base[count + n + 1] = UInt8(ascii: "\"")
+        base[count + n + 2] = UInt8(ascii: ":")
+        count += n + 3
+        if pretty {
+            base[count] = 0x20
+            count += 1
+        }
+        afterKey = true
     }
 
     private mutating func afterName() {
@@ -328,8 +352,16 @@ struct JSONTextWriter: ~Copyable {
         reserve(text.count + 2)
         base[count] = UInt8(ascii: "\"")
         count += 1
+        // Text that needs no escape (nearly all) is copied whole.
+        let clean = Self.escapeFreePrefix(text)
+        if clean == text.count {
+            if let source = text.baseAddress { (base + count).update(from: source, count: clean) }
+            base[count + clean] = UInt8(ascii: "\"")
+            count += clean + 1
+            return
+        }
         var runStart = 0
-        for i in 0..<text.count {
+        for i in clean..<text.count {
             let b = text[i]
             guard b < 0x20 || b == 0x22 || b == 0x5C else { continue }
             if runStart < i { put(UnsafeBufferPointer(rebasing: text[runStart..<i])) }
@@ -347,6 +379,34 @@ struct JSONTextWriter: ~Copyable {
         }
         if runStart < text.count { put(UnsafeBufferPointer(rebasing: text[runStart...])) }
         put(UInt8(ascii: "\""))
+    }
+
+    /// How many bytes from the start of `text` need no JSON escape (a quote, a backslash or a
+    /// control character), looked at eight at a time.
+    @inline(__always)
+    static func escapeFreePrefix(_ text: UnsafeBufferPointer<UInt8>) -> Int {
+        guard let start = text.baseAddress else { return 0 }
+        let n = text.count
+        var i = 0
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highs: UInt64 = 0x8080_8080_8080_8080
+        while i + 8 <= n {
+            let w = UnsafeRawPointer(start + i).loadUnaligned(as: UInt64.self)
+            // A byte below 0x20, or equal to 0x22 or 0x5C, sets its high bit in `hit` (bytes of
+            // 0x80 and above are cleared first: they never need an escape).
+            let low = (w &- ones &* 0x20) & ~w
+            let quote = w ^ (ones &* 0x22)
+            let slash = w ^ (ones &* 0x5C)
+            let hit = (low | ((quote &- ones) & ~quote) | ((slash &- ones) & ~slash)) & highs
+            if hit != 0 { break }
+            i += 8
+        }
+        while i < n {
+            let b = start[i]
+            if b < 0x20 || b == 0x22 || b == 0x5C { return i }
+            i += 1
+        }
+        return n
     }
 
     /// Writes a parsed or built ``JSONValue``; containers whose elements are all scalars stay on

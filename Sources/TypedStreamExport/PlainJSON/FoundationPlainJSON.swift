@@ -21,6 +21,7 @@ public enum FoundationPlainJSON {
             natural(object, context, registry: registry)
         })
         options.arrayClasses = arrayClasses
+        options.foundationDirect = .init(numbers: registry.type(forClassName: "NSNumber") == NumberObject.self)
         return options
     }
 

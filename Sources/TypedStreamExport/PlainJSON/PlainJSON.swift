@@ -88,7 +88,18 @@ public enum PlainJSON {
         /// Indent nested containers. Default `true`.
         public var pretty: Bool
         /// The hook that substitutes natural values for objects. Default `nil` (generic form only).
-        public var naturalValue: NaturalValue?
+        public var naturalValue: NaturalValue? { didSet { foundationDirect = nil } }
+        /// Set by ``FoundationPlainJSON/options(registry:pretty:)`` beside its hook (and cleared
+        /// when the hook is replaced): the converter may write what that hook gives for
+        /// `NSString`s and (when `numbers`) `NSNumber`s of the usual shape straight from their
+        /// tokens (`PlainJSONConverter+Direct.swift`).
+        var foundationDirect: FoundationDirect?
+
+        /// What the Foundation hook lets the converter write without asking it.
+        struct FoundationDirect: Sendable {
+            /// Whether `NSNumber` is read by ``NumberObject`` (the registry's codec for it).
+            var numbers: Bool
+        }
         /// Classes whose natural value ``naturalValue`` always gives as
         /// ``Natural/values(fromGroup:)`` from the second group (`1`), whatever their groups —
         /// NSArray's family: their objects are written as they are read, without a view of them

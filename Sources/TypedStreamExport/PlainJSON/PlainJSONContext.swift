@@ -111,10 +111,15 @@ public final class PlainJSONContext: @unchecked Sendable {
     /// Whether every class of `object`'s chain that `names` names is at version 0 — what the
     /// NSValue family's codecs require (`NSNumber`, `NSValue` at 0).
     public func chainVersionsAreZero(_ object: PlainJSONObject, for names: [String]) -> Bool {
-        if let known = chainVersionCheck[object.classSlot] { return known }
+        chainVersionsAreZero(classSlot: object.classSlot, for: names)
+    }
+
+    /// ``chainVersionsAreZero(_:for:)`` for the objects of the class in `classSlot`.
+    func chainVersionsAreZero(classSlot: Int, for names: [String]) -> Bool {
+        if let known = chainVersionCheck[classSlot] { return known }
         let wanted = names.map { Array($0.utf8) }
         var ok = true
-        var current = object.classSlot
+        var current = classSlot
         var links = 0
         while current >= 0, links <= index.slotCount {
             if let name = index.text(ofSlot: current), wanted.contains(where: { name.elementsEqual($0) }), (classes[current]?.version ?? 0) != 0 {
@@ -124,7 +129,7 @@ public final class PlainJSONContext: @unchecked Sendable {
             current = classes[current]?.superclass ?? -1
             links += 1
         }
-        if chainVersionCheck.count < 1 << 12 { chainVersionCheck[object.classSlot] = ok }
+        if chainVersionCheck.count < 1 << 12 { chainVersionCheck[classSlot] = ok }
         return ok
     }
 
@@ -156,7 +161,11 @@ public final class PlainJSONContext: @unchecked Sendable {
     /// reals, bytes and strings (`nil` for objects, arrays and the rest).
     public func leafValue(_ object: PlainJSONObject, group: Int, index position: Int) -> ArchivedValue? {
         guard group >= 0, group < object.groups.count, position == 0, !object.groups[group].items.isEmpty else { return nil }
-        let item = object.items[object.groups[group].items.lowerBound]
+        return leafValue(object.items[object.groups[group].items.lowerBound])
+    }
+
+    /// The leaf value of `item` (as ``leafValue(_:group:index:)``).
+    func leafValue(_ item: PlainItem) -> ArchivedValue? {
         switch item.code {
         case .integer: return .integer(item.value, width: nil)
         case .float:

@@ -42,8 +42,10 @@ extension PlainJSONConverter {
         switch first.code {
         case .object where first.form == .new:
             guard let link = stream.next() else { return out.null() }
-            if link.code == .classLink, link.form != .null, isStreamed(classSlot: link.slot) {
-                return try streamObject(first.slot, link: link, sink: &sink)
+            if link.code == .classLink, link.form != .null {
+                let kind = directKind(classSlot: link.slot)
+                if kind == .array { return try streamObject(first.slot, link: link, sink: &sink) }
+                if kind == .string || kind == .number, writeDirectStreamed(first.slot, link: link, kind: kind, sink: &sink) { return }
             }
             stream.fill(object: first, link: link)
             defer { stream.clear() }
@@ -62,17 +64,6 @@ extension PlainJSONConverter {
             var item = 0
             try convertValue(value, at: &item, type: type, sink: &sink)
         }
-    }
-
-    /// Whether objects of the class in `classSlot` are written as they are read.
-    mutating func isStreamed(classSlot: Int) -> Bool {
-        if let known = streamed[classSlot] { return known }
-        var known = false
-        if options.naturalValue != nil, !arrayClassNames.isEmpty, let name = index.text(ofSlot: classSlot) {
-            known = arrayClassNames.contains(Array(name)) && options.recordForms.form(forClassNameBytes: name) == nil
-        }
-        if streamed.count < 1 << 12 { streamed[classSlot] = known }
-        return known
     }
 
     /// Writes the object in `slot` — of a class of ``PlainJSON/Options/arrayClasses``, its `new`

@@ -16,9 +16,6 @@ struct PlainJSONConverter: ~Copyable {
     var out: PlainJSONWriter
     /// The archive read front to back, and the value being converted (``PlainJSONStream``).
     var stream: PlainJSONStream
-    /// Per class slot met at the reading position: whether its objects are written as they are
-    /// read (``PlainJSON/Options/arrayClasses``, no record form).
-    var streamed: [Int: Bool] = [:]
     /// The names of ``PlainJSON/Options/arrayClasses``.
     let arrayClassNames: Set<[UInt8]>
     let context: PlainJSONContext
@@ -37,6 +34,8 @@ struct PlainJSONConverter: ~Copyable {
     /// Whether each slot's object has been given its `$id` (its object-table slot, the `#n`
     /// that `decode`, `inspect` and `tokens` show): nonzero once written or referenced.
     var ids: [Int32]
+    /// Per class slot: its ``DirectKind`` raw value, 0 until asked.
+    var classKinds: [UInt8]
     /// Per class slot met: whether ``ClassLayouts`` catalogues the class.
     var catalogued: [Int: Bool] = [:]
     var substituted: [Bool]
@@ -70,6 +69,7 @@ struct PlainJSONConverter: ~Copyable {
         arrayClassNames = Set(options.arrayClasses.map { Array($0.utf8) })
         let slots = context.index.slotCount
         ids = Array(repeating: 0, count: slots)
+        classKinds = Array(repeating: 0, count: slots)
         substituted = Array(repeating: false, count: slots)
         inProgress = Array(repeating: false, count: slots)
         referencedInProgress = Array(repeating: false, count: slots)
@@ -289,6 +289,7 @@ struct PlainJSONConverter: ~Copyable {
         }
         guard nest() else { return writeTooDeep(&sink) }
         defer { depth -= 1 }
+        if hook != nil, try writeDirectFromWindow(slot, sink: &sink) { return }
         guard let object = view(slot) else { return out.null() }
         if let hook {
             inProgress[slot] = true

@@ -65,6 +65,14 @@ struct PlainItem: Sendable {
     }
 
     var payload: Range<Int> { Int(payloadStart)..<Int(payloadEnd) }
+
+    /// An item that stands for no token (an `ignored` one).
+    static let empty = PlainItem(code: .ignored, form: .none)
+
+    private init(code: CompactToken.Code, form: CompactToken.Form) {
+        self.code = code
+        self.form = form
+    }
 }
 
 extension PlainJSONObject {

@@ -54,6 +54,25 @@ struct PlainJSONStream {
         return batch[batchHead - 1]
     }
 
+    /// The token `ahead` places after the next one (0: the next), read ahead as needed; `nil`
+    /// past the end. Tokens looked at this way stay to be read by ``next()`` (or passed over
+    /// with ``advance(_:)``).
+    @inline(__always)
+    mutating func peek(_ ahead: Int) -> CompactToken? {
+        while batch.count - batchHead <= ahead {
+            let before = batch.count
+            try? reader.nextCompact(into: &batch, count: 64)
+            if batch.count == before { return nil }
+        }
+        return batch[batchHead + ahead]
+    }
+
+    /// Passes over `count` tokens looked at with ``peek(_:)``.
+    @inline(__always)
+    mutating func advance(_ count: Int) {
+        batchHead += count
+    }
+
     /// The types of the type string with shared-string number `textIndex`.
     func types(ofSharedString textIndex: Int) -> [ObjCType] {
         reader.types(ofSharedString: textIndex) ?? []
@@ -201,6 +220,27 @@ struct PlainJSONStream {
             }
         }
         return builder.object(index)
+    }
+
+    /// Where the `new` of the object in `slot` is in the window (for ``item(_:)``); `nil` when
+    /// it is not there or the window overflowed.
+    func start(ofSlot slot: Int) -> Int? {
+        let place = slot - firstSlot
+        guard !overflowed, place >= 0, place < starts.count, starts[place] >= 0 else { return nil }
+        return Int(starts[place])
+    }
+
+    /// For the `new` of an object at `position` of the window: where its end of object is (0
+    /// when not read).
+    @inline(__always)
+    func end(ofNew position: Int) -> Int {
+        Int(ends[position])
+    }
+
+    /// The item at `position` of the window; `nil` past its end.
+    @inline(__always)
+    func item(_ position: Int) -> PlainItem? {
+        position < items.count ? items[position] : nil
     }
 
     /// The value in the window as the only value of a one-group object: its own tokens, the

@@ -1,0 +1,257 @@
+import TypedStream
+import TypedStreamFoundation
+
+/// Objects written straight from their tokens: Foundation's `NSString` and `NSNumber` of the
+/// usual shape (one or two groups of one leaf each) are recognised by their tokens — read ahead
+/// in the stream (``PlainJSONStream/peek(_:)``) or found in the window — and their natural value
+/// written without a view (``PlainJSONObject``) or a call to the hook. What is written is what the
+/// hook's way writes for them (``FoundationPlainJSON/natural(_:_:registry:)``); every other shape
+/// takes that way.
+extension PlainJSONConverter {
+    /// What a class's objects may be written as without a view (per class slot, asked once).
+    enum DirectKind: UInt8 {
+        case unknown = 0
+        /// The hook's way.
+        case none
+        /// ``PlainJSON/Options/arrayClasses``: written as they are read (``streamObject(_:link:sink:)``).
+        case array
+        /// `NSString`, `NSMutableString`: their text.
+        case string
+        /// `NSNumber` (NSNumber and NSValue at version 0): its number.
+        case number
+        /// `NSDictionary`, `NSMutableDictionary`: its keys and values.
+        case dictionary
+    }
+
+    /// The tokens of a simple object after its first class link: the rest of its chain, then at
+    /// most two groups of one leaf value each, then its end of object.
+    struct LeafShape {
+        var groupCount = 0
+        var type0 = PlainItem.empty
+        var value0 = PlainItem.empty
+        var type1 = PlainItem.empty
+        var value1 = PlainItem.empty
+        /// Tokens from the one after the first class link to the end of object, inclusive.
+        var count = 0
+    }
+
+    /// The kind of the objects of the class in `classSlot`.
+    mutating func directKind(classSlot: Int) -> DirectKind {
+        guard classSlot >= 0, classSlot < classKinds.count else { return .none }
+        let known = classKinds[classSlot]
+        if known != 0 { return DirectKind(rawValue: known) ?? .none }
+        var kind = DirectKind.none
+        if options.naturalValue != nil, let name = index.text(ofSlot: classSlot), options.recordForms.form(forClassNameBytes: name) == nil {
+            if !arrayClassNames.isEmpty, arrayClassNames.contains(Array(name)) {
+                kind = .array
+            } else if let direct = options.foundationDirect {
+                if name.elementsEqual("NSString".utf8) || name.elementsEqual("NSMutableString".utf8) {
+                    kind = .string
+                } else if name.elementsEqual("NSDictionary".utf8) || name.elementsEqual("NSMutableDictionary".utf8) {
+                    kind = .dictionary
+                } else if direct.numbers, name.elementsEqual("NSNumber".utf8),
+                          context.chainVersionsAreZero(classSlot: classSlot, for: ["NSNumber", "NSValue"]) {
+                    kind = .number
+                }
+            }
+        }
+        classKinds[classSlot] = kind.rawValue
+        return kind
+    }
+
+    /// The shape of the object whose first class link (new when `linkIsNew`) came just before
+    /// `item(0)`; `nil` when it is not a simple one.
+    @inline(__always)
+    static func leafShape(linkIsNew: Bool, _ item: (Int) -> PlainItem?) -> LeafShape? {
+        var shape = LeafShape()
+        var i = 0
+        if linkIsNew {
+            while true {
+                guard let link = item(i), link.code == .classLink else { return nil }
+                i += 1
+                if link.form != .new { break }
+            }
+        }
+        while true {
+            guard let token = item(i) else { return nil }
+            if token.code == .endOfObject {
+                shape.count = i + 1
+                return shape
+            }
+            guard token.code == .typeString, shape.groupCount < 2, let value = item(i + 1) else { return nil }
+            switch value.code {
+            case .integer, .float, .double, .byte, .unsharedString, .sharedString, .cString: break
+            default: return nil
+            }
+            if shape.groupCount == 0 {
+                shape.type0 = token
+                shape.value0 = value
+            } else {
+                shape.type1 = token
+                shape.value1 = value
+            }
+            shape.groupCount += 1
+            i += 2
+        }
+    }
+
+    /// Writes the natural value of the new object in `slot` of `kind` (``DirectKind/string`` or
+    /// ``DirectKind/number``) from `shape`, as the hook's way would, and returns true; returns
+    /// false having written nothing when the shape is not the usual one. The caller has made
+    /// the checks ``convertObject(_:sink:)`` makes before the view (first occurrence, depth).
+    mutating func writeDirect(_ slot: Int, kind: DirectKind, _ shape: LeafShape, sink: inout OutputWriter) -> Bool {
+        guard context.overBudget == nil, slot >= 0, slot < substituted.count else { return false }
+        switch kind {
+        case .string:
+            guard shape.groupCount == 1, shape.type0.payloadEnd - shape.type0.payloadStart == 1,
+                  bytes[Int(shape.type0.payloadStart)] == UInt8(ascii: "+"),
+                  shape.value0.code == .unsharedString, shape.value0.form != .null else { return false }
+            let text = bytes[shape.value0.payload]
+            guard ByteText.isValidUTF8(text) else { return false }
+            if !context.referenced[slot] {
+                out.string(utf8: text)
+            } else {
+                let leaf = JSONValue.string(String(decoding: text, as: UTF8.self))
+                out.value(leaf, &sink)
+                if finishedSize < 1 << 16 {
+                    finished[slot] = leaf
+                    finishedSize += 1
+                }
+            }
+            substituted[slot] = true
+            return true
+        case .number:
+            guard shape.groupCount == 2, shape.type0.payloadEnd - shape.type0.payloadStart == 1,
+                  bytes[Int(shape.type0.payloadStart)] == UInt8(ascii: "*"),
+                  shape.value0.code == .cString, shape.value0.form != .null else { return false }
+            let objCType = shape.value0.form == .reference ? index.text(ofSlot: Int(shape.value0.slot)) ?? [] : bytes[shape.value0.payload]
+            guard bytes[shape.type1.payload].elementsEqual(objCType), let value = context.leafValue(shape.value1),
+                  let number = NumberObject.number(value, objCType: String(decoding: objCType, as: UTF8.self)) else { return false }
+            let json: JSONValue
+            if case .bool(let b) = number { json = .bool(b) } else { json = FoundationPlainJSON.json(.number(number)) }
+            out.value(options.nestedArchives?.deepened(json, options: options) ?? json, &sink)
+            substituted[slot] = true
+            if context.referenced[slot], finishedSize < 1 << 16 {
+                finished[slot] = json
+                finishedSize += 1
+            }
+            return true
+        case .unknown, .none, .array, .dictionary:
+            return false
+        }
+    }
+
+    /// Writes the new object in `slot`, whose `new` and first class link `link` were just read
+    /// from the stream, straight from its tokens when it is a simple string or number (the
+    /// tokens are then passed over); false, having read and written nothing, otherwise.
+    mutating func writeDirectStreamed(_ slot: Int, link: CompactToken, kind: DirectKind, sink: inout OutputWriter) -> Bool {
+        guard repeating == 0, depth < maximumNesting else { return false }
+        let linkIsNew = link.form == .new
+        guard let shape = Self.leafShape(linkIsNew: linkIsNew, { stream.peek($0).map(PlainItem.init) }) else { return false }
+        guard writeDirect(slot, kind: kind, shape, sink: &sink) else { return false }
+        stream.advance(shape.count)
+        return true
+    }
+
+    /// ``writeDirect(_:kind:_:sink:)`` for an object whose tokens are in the window.
+    mutating func writeDirectFromWindow(_ slot: Int, sink: inout OutputWriter) throws(ArchiveJSONError) -> Bool {
+        guard repeating == 0, let start = stream.start(ofSlot: slot), let link = stream.item(start + 1),
+              link.code == .classLink, link.form != .null else { return false }
+        let kind = directKind(classSlot: Int(link.slot))
+        if kind == .dictionary { return try writeDictionaryFromWindow(slot, start: start, sink: &sink) }
+        guard kind == .string || kind == .number else { return false }
+        guard let shape = Self.leafShape(linkIsNew: link.form == .new, { stream.item(start + 2 + $0) }) else { return false }
+        return writeDirect(slot, kind: kind, shape, sink: &sink)
+    }
+
+    /// The text a key object in the window will convert to, when that is sure without a view:
+    /// a new string of the usual shape, or an object already written whose kept value is a
+    /// string (what ``predictedString(_:_:_:)`` gives for them); `nil` otherwise.
+    mutating func directKey(_ token: PlainItem, at position: Int) -> String? {
+        let slot = Int(token.slot)
+        guard token.code == .object, token.form != .null, index.kind(ofSlot: slot) == .object,
+              slot >= 0, slot < ids.count, ids[slot] == 0, !inProgress[slot] else { return nil }
+        if token.form == .reference {
+            if case .string(let s)? = finished[slot] { return s }
+            return nil
+        }
+        guard let link = stream.item(position + 1), link.code == .classLink, link.form != .null,
+              directKind(classSlot: Int(link.slot)) == .string,
+              let shape = Self.leafShape(linkIsNew: link.form == .new, { stream.item(position + 2 + $0) }),
+              shape.groupCount == 1, shape.type0.payloadEnd - shape.type0.payloadStart == 1,
+              bytes[Int(shape.type0.payloadStart)] == UInt8(ascii: "+"),
+              shape.value0.code == .unsharedString, shape.value0.form != .null else { return nil }
+        let text = bytes[shape.value0.payload]
+        return ByteText.isValidUTF8(text) ? String(decoding: text, as: UTF8.self) : nil
+    }
+
+    /// Writes the dictionary in `slot`, whose `new` is at `start` of the window, as the hook's
+    /// way writes it (``PlainJSON/Natural/dictionary(fromGroup:)`` from group 1) when its shape is
+    /// the usual one — a first group of one integer, then one `@` group per key and per value,
+    /// every key a string sure without a view (``directKey(_:at:)``), no key twice, nothing in it
+    /// referring back to it — and returns true; else returns false having written nothing.
+    mutating func writeDictionaryFromWindow(_ slot: Int, start: Int, sink: inout OutputWriter) throws(ArchiveJSONError) -> Bool {
+        guard context.overBudget == nil, slot >= 0, slot < substituted.count, !context.selfReferenced.contains(slot),
+              let link = stream.item(start + 1) else { return false }
+        var i = start + 2
+        if link.form == .new {
+            while true {
+                guard let next = stream.item(i), next.code == .classLink else { return false }
+                i += 1
+                if next.form != .new { break }
+            }
+        }
+        // The first group: one integer (the count), not written.
+        guard let countType = stream.item(i), countType.code == .typeString, let count = stream.item(i + 1), count.code == .integer,
+              let afterCount = stream.item(i + 2), afterCount.code == .typeString || afterCount.code == .endOfObject else { return false }
+        i += 2
+        // The entries: `@` groups of one object each, in the window's positions.
+        var places: [Int] = []
+        while true {
+            guard let token = stream.item(i) else { return false }
+            if token.code == .endOfObject { break }
+            guard token.code == .typeString, token.payloadEnd - token.payloadStart == 1, bytes[Int(token.payloadStart)] == UInt8(ascii: "@"),
+                  let value = stream.item(i + 1), value.code == .object else { return false }
+            places.append(i + 1)
+            if value.form == .new {
+                let end = stream.end(ofNew: i + 1)
+                guard end > i + 1 else { return false }
+                i = end + 1
+            } else {
+                i += 2
+            }
+        }
+        guard places.count % 2 == 0 else { return false }
+        var keys: [String] = []
+        keys.reserveCapacity(places.count / 2)
+        // Repeated keys: compared one by one while there are few, through a set beyond.
+        var seen = Set<String>()
+        for pair in stride(from: 0, to: places.count, by: 2) {
+            guard let key = directKey(stream.item(places[pair])!, at: places[pair]),
+                  keys.count < 32 ? !keys.contains(key) : seen.isEmpty ? Self.startSet(&seen, keys, key) : seen.insert(key).inserted else { return false }
+            keys.append(key)
+        }
+        inProgress[slot] = true
+        out.beginObject(memberCount: places.count / 2, &sink)
+        for (n, place) in places.enumerated() {
+            let token = stream.item(place)!
+            if n % 2 == 0 {
+                out.mute()
+                try convertObject(Int(token.slot), sink: &sink)
+                out.unmute()
+                out.key(keys[n / 2])
+            } else if token.form == .null {
+                out.null()
+            } else if index.kind(ofSlot: Int(token.slot)) == .class {
+                writeClassObject(Int(token.slot), &sink)
+            } else {
+                try convertObject(Int(token.slot), sink: &sink)
+            }
+            out.drainIfLarge(into: &sink)
+        }
+        out.end(&sink)
+        inProgress[slot] = false
+        substituted[slot] = true
+        return true
+    }
+}
