@@ -41,10 +41,13 @@ struct StreamingState {
     /// Set when the stream cannot go on: the top-level call under way is done again on the graph.
     var needsGraph = false
 
-    /// A state reading `reader`, which stands after the header.
-    init(reader: TokenReader) {
+    /// A state reading `reader`, which stands after the header, of an archive of `slotCount`
+    /// object-table slots (known from its index: the per-slot tables are made whole at once,
+    /// rather than grown and checked at every object).
+    init(reader: TokenReader, slotCount: Int = 0) {
         self.reader = reader
-        instances.reserveCapacity(TokenReader.firstTableRoom)
+        instances = [AnyObject?](repeating: nil, count: slotCount)
+        instanceClassSlots = [Int32](repeating: -1, count: slotCount)
         classes.reserveCapacity(TokenReader.firstTableRoom)
         open.reserveCapacity(TokenReader.firstTableRoom)
     }
@@ -208,10 +211,14 @@ extension Unarchiver {
         let utf8 = typeString.utf8
         if utf8.count == 1, let letter = utf8.first, !stream.needsGraph, let (pc, code) = stream.reader.peekOneLetterGroup(letter) {
             switch code {
-            case .rawByte, .short, .integer, .float, .double:
+            case .rawByte, .short, .integer, .float, .double, .counted:
                 stream.reader.takeOneLetterGroup()
                 if stream.open.isEmpty { stream.topLevelGroupsTaken += 1 }
                 return try streamScalar(streamRead { (reader) throws(WireError) in try reader.directValue(at: pc) })
+            case .cString:
+                stream.reader.takeOneLetterGroup()
+                if stream.open.isEmpty { stream.topLevelGroupsTaken += 1 }
+                return try streamCStringValue(streamRead { (reader) throws(WireError) in try reader.directValue(at: pc) })
             default:
                 break
             }
@@ -362,10 +369,10 @@ extension Unarchiver {
             first = try streamClassChain()
         }
         let (chain, type) = streamClassInfo(first)
+        // The tables hold every slot of the archive from the start (see `StreamingState.init`).
+        guard slot < stream.instances.count, slot < stream.instanceClassSlots.count else { throw streamNeedsGraph() }
         let instance = type.init()
-        stream.instances.pad(toInclude: slot, with: nil)
         stream.instances[slot] = instance
-        stream.instanceClassSlots.pad(toInclude: slot, with: -1)
         stream.instanceClassSlots[slot] = Int32(truncatingIfNeeded: first)
         stream.open.append(StreamedObject(chain: chain, offset: offset))
         defer { stream.open.removeLast() }
