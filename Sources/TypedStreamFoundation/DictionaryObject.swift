@@ -35,9 +35,12 @@ public final class DictionaryObject: ArchivableObject, HoldsObjects {
 
     /// Hands over the objects it holds (see ``HoldsObjects``).
     public func moveHeldObjects(into pending: inout [AnyObject]) {
+        // Keys and values that hold no objects are freed with the entries, here (a sorter
+        // each: keys are mostly of one class, values of another).
+        var keys = HeldObjectSorter(), values = HeldObjectSorter()
         for entry in entries {
-            pending.appendObject(entry.key)
-            pending.appendObject(entry.value)
+            if let key = entry.key, keys.holdsObjects(key) { pending.append(key) }
+            if let value = entry.value, values.holdsObjects(value) { pending.append(value) }
         }
         entries = []
     }

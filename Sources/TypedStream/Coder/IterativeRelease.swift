@@ -48,9 +48,12 @@ public func releaseHeldObjects(of holder: some HoldsObjects) {
 }
 
 extension Array where Element == AnyObject {
-    /// Moves the non-nil objects of `objects` here and empties it.
+    /// Moves the non-nil objects of `objects` that hold others (``HoldsObjects``) here and
+    /// empties it. The rest hold nothing, so they are freed right here, with `objects`: their
+    /// release cannot recurse.
     public mutating func appendObjects(of objects: inout [AnyObject?]) {
-        for case let object? in objects { append(object) }
+        var sorter = HeldObjectSorter()
+        for case let object? in objects where sorter.holdsObjects(object) { append(object) }
         objects = []
     }
 
@@ -63,5 +66,31 @@ extension Array where Element == AnyObject {
     /// Appends `object` if it is not nil.
     public mutating func appendObject(_ object: AnyObject?) {
         if let object { append(object) }
+    }
+}
+
+/// Tells objects that hold others (``HoldsObjects``, handed to ``releaseHeldObjects(of:)``'s
+/// worklist) from those that hold none (freed where they stand), remembering the last class of
+/// each: the elements of an array are mostly of one class, and a protocol cast costs a
+/// conformance lookup (about 200 instructions) each.
+public struct HeldObjectSorter {
+    private var leafClass: ObjectIdentifier?
+    private var holderClass: ObjectIdentifier?
+
+    /// A sorter that knows no class yet.
+    public init() {}
+
+    /// Whether `object` is a ``HoldsObjects``.
+    @inline(__always)
+    public mutating func holdsObjects(_ object: AnyObject) -> Bool {
+        let objectClass = ObjectIdentifier(type(of: object))
+        if objectClass == leafClass { return false }
+        if objectClass == holderClass { return true }
+        if object is HoldsObjects {
+            holderClass = objectClass
+            return true
+        }
+        leafClass = objectClass
+        return false
     }
 }

@@ -41,10 +41,13 @@ struct StreamingState {
     /// Set when the stream cannot go on: the top-level call under way is done again on the graph.
     var needsGraph = false
 
-    /// A state reading `reader`, which stands after the header.
-    init(reader: TokenReader) {
+    /// A state reading `reader`, which stands after the header, of an archive of `slotCount`
+    /// object-table slots (known from its index: the per-slot tables are made whole at once,
+    /// rather than grown and checked at every object).
+    init(reader: TokenReader, slotCount: Int = 0) {
         self.reader = reader
-        instances.reserveCapacity(TokenReader.firstTableRoom)
+        instances = [AnyObject?](repeating: nil, count: slotCount)
+        instanceClassSlots = [Int32](repeating: -1, count: slotCount)
         classes.reserveCapacity(TokenReader.firstTableRoom)
         open.reserveCapacity(TokenReader.firstTableRoom)
     }
@@ -203,6 +206,23 @@ extension Unarchiver {
 
     /// Takes the next group, which must be the single type `typeString`, and returns its value.
     func streamValue(_ typeString: String) throws(CoderError) -> ArchivedValue {
+        // A one-letter scalar group referring to its type string (nearly every `i`, `c`, `f` …):
+        // its value read straight, without the group's bookkeeping.
+        let utf8 = typeString.utf8
+        if utf8.count == 1, let letter = utf8.first, !stream.needsGraph, let (pc, code) = stream.reader.peekOneLetterGroup(letter) {
+            switch code {
+            case .rawByte, .short, .integer, .float, .double, .counted:
+                stream.reader.takeOneLetterGroup()
+                if stream.open.isEmpty { stream.topLevelGroupsTaken += 1 }
+                return try streamScalar(streamRead { (reader) throws(WireError) in try reader.directValue(at: pc) })
+            case .cString:
+                stream.reader.takeOneLetterGroup()
+                if stream.open.isEmpty { stream.topLevelGroupsTaken += 1 }
+                return try streamCStringValue(streamRead { (reader) throws(WireError) in try reader.directValue(at: pc) })
+            default:
+                break
+            }
+        }
         var (types, group) = try streamGroup(typeString)
         guard types.count == 1 else { throw streamNeedsGraph() }
         let value = try streamValue(types[0], in: &group)
@@ -214,6 +234,12 @@ extension Unarchiver {
     /// ``streamValue(_:)`` gives as an ``ArchivedValue/unsharedString(_:lengthWidth:)``,
     /// without making the value.
     func streamCountedBytes() throws(CoderError) -> ArraySlice<UInt8>? {
+        if !stream.needsGraph, let (_, code) = stream.reader.peekOneLetterGroup(UInt8(ascii: "+")), code == .counted {
+            stream.reader.takeOneLetterGroup()
+            if stream.open.isEmpty { stream.topLevelGroupsTaken += 1 }
+            guard let payload = try streamRead({ (reader) throws(WireError) in try reader.directCounted() }) else { return nil }
+            return stream.reader.bytes[payload]
+        }
         var (_, group) = try streamGroup("+")
         let token = try streamNext(in: &group)
         guard token.code == .unsharedString else { throw streamNeedsGraph() }
@@ -296,6 +322,22 @@ extension Unarchiver {
 
     /// Takes the next `"@"` group and returns its object, decoding a new one there.
     func streamObject() throws(CoderError) -> AnyObject? {
+        // The commonest group of all: `@` referring to its type string, read in one go.
+        if !stream.needsGraph, let (_, code) = stream.reader.peekOneLetterGroup(UInt8(ascii: "@")), code == .object {
+            stream.reader.takeOneLetterGroup()
+            if stream.open.isEmpty { stream.topLevelGroupsTaken += 1 }
+            switch try streamRead({ (reader) throws(WireError) in try reader.directObject() }) {
+            case .null:
+                return nil
+            case .reference(let slot):
+                guard slot < stream.instances.count, let instance = stream.instances[slot] else {
+                    throw streamNeedsGraph()  // a class in an object slot, or an object left undecoded
+                }
+                return instance
+            case .new(let slot, let start, let classSlot):
+                return try streamDecodeNewObject(slot: slot, offset: start, classSlot: classSlot)
+            }
+        }
         var (types, group) = try streamGroup("@")
         guard types.count == 1 else { throw streamNeedsGraph() }
         let token = try streamNext(in: &group)
@@ -315,14 +357,22 @@ extension Unarchiver {
     }
 
     /// Reads the class chain of the new object in `slot` (at `offset`), then decodes it.
-    func streamDecodeNewObject(slot: Int, offset: Int) throws(CoderError) -> AnyObject {
+    /// `classSlot`: the object's class when the reader took its chain already (one reference to
+    /// a class read before), else `nil`.
+    func streamDecodeNewObject(slot: Int, offset: Int, classSlot: Int? = nil) throws(CoderError) -> AnyObject {
         guard stream.open.count < options.limits.maximumNesting else { throw streamNeedsGraph() }
-        let first = try streamClassChain()
+        let first: Int
+        if let classSlot {
+            guard classSlot < stream.classes.count, stream.classes[classSlot] != nil else { throw streamNeedsGraph() }
+            first = classSlot
+        } else {
+            first = try streamClassChain()
+        }
         let (chain, type) = streamClassInfo(first)
+        // The tables hold every slot of the archive from the start (see `StreamingState.init`).
+        guard slot < stream.instances.count, slot < stream.instanceClassSlots.count else { throw streamNeedsGraph() }
         let instance = type.init()
-        stream.instances.pad(toInclude: slot, with: nil)
         stream.instances[slot] = instance
-        stream.instanceClassSlots.pad(toInclude: slot, with: -1)
         stream.instanceClassSlots[slot] = Int32(truncatingIfNeeded: first)
         stream.open.append(StreamedObject(chain: chain, offset: offset))
         defer { stream.open.removeLast() }

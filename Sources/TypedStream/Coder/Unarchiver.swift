@@ -133,17 +133,17 @@ public final class Unarchiver: ObjectDecoder {
         // throw here either way), then its tokens are read again as codecs ask for them. Where
         // the index refuses what the graph reader takes (an input over 4 GiB) the graph is used,
         // and where both refuse, the graph reader's error is the one thrown.
-        var streamed: (header: StreamHeader, reader: TokenReader)?
+        var streamed: (header: StreamHeader, reader: TokenReader, slotCount: Int)?
         if options.streaming, bytes.first == 4, let index = try? ArchiveIndex(bytes: bytes, limits: options.limits, compiled: &compiled) {
             var reader = TokenReader(bytes: bytes, limits: options.limits, compiled: compiled)
-            if (try? reader.nextCompact()) != nil { streamed = (index.header, reader) }  // the header
+            if (try? reader.nextCompact()) != nil { streamed = (index.header, reader, index.slotCount) }  // the header
         }
         if let streamed {
             header = streamed.header
             compiledForGraph = compiled
             graph = nil
             isStreaming = true
-            stream = StreamingState(reader: streamed.reader)
+            stream = StreamingState(reader: streamed.reader, slotCount: streamed.slotCount)
             cursors = []
         } else {
             let archive: Archive
@@ -292,6 +292,11 @@ public final class Unarchiver: ObjectDecoder {
     /// class seen so far (`versionForClassName:`). `nil` if the archive has no such class.
     /// A class substituted with ``classSubstitutions`` answers to its new name too.
     public func version(ofClass className: String) -> Int64? {
+        // The commonest question, a codec asking for its own class: the first link of the
+        // object being streamed, read in place (no copy of the chain).
+        if isStreaming, let last = stream.open.indices.last, !stream.open[last].chain.isEmpty, stream.open[last].chain[0].name == className {
+            return stream.open[last].chain[0].version
+        }
         let substitutes = substituting
         for link in currentClassChain where link.name == className || (substitutes && classSubstitutions[link.name] == className) {
             return link.version

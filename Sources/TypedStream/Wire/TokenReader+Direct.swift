@@ -86,4 +86,88 @@ extension TokenReader {
         nesting -= 1
         return true
     }
+
+    // MARK: - Fused reads of the commonest groups
+
+    /// The operation of the group that starts here when its type string is a reference (one
+    /// inline byte) to the one-letter shared string `letter`, compiled before: the group the
+    /// ordered coder meets most (`@`, `+`, `i` …). Reads nothing; ``takeOneLetterGroup()`` takes
+    /// the type string. `nil` for anything else (a new type string, a longer one, another
+    /// spelling, no group here), which the caller reads the general way, with its checks and
+    /// errors. (`mutating`, though it changes nothing: read through a class's stored reader, a
+    /// non-mutating call copies the whole reader, tables and all.)
+    @inline(__always)
+    mutating func peekOneLetterGroup(_ letter: UInt8) -> (pc: Int, code: TypeProgram.Code)? {
+        guard offset < bytes.count, pending == nil, !isStreamer3,
+              top.kind == .objectContents || top.kind == .topLevel else { return nil }
+        let head = bytes[offset]
+        guard HeadByte.isInline(head) else { return nil }
+        let index = Int(Int8(bitPattern: head)) - Int(HeadByte.referenceBias)
+        guard index >= 0, index < nextSharedString, index < typeEntries.count else { return nil }
+        let text = sharedStringRanges[index]
+        guard text.count == 1, bytes[text.lowerBound] == letter else { return nil }
+        let entry = typeEntries[index]
+        guard entry.entry >= 0, entry.operations.count == 1 else { return nil }
+        let pc = entry.operations.lowerBound
+        return (pc, program.ops[pc].code)
+    }
+
+    /// Takes the one-byte type string ``peekOneLetterGroup(_:)`` found; the group's value comes
+    /// next (read with ``directValue(at:)``, ``directObject()`` or ``directCounted()``).
+    @inline(__always)
+    mutating func takeOneLetterGroup() {
+        offset += 1
+    }
+
+    /// An `@` value read by ``directObject()``.
+    enum DirectObject {
+        /// Nil.
+        case null
+        /// A reference to the object (or class) in `slot`.
+        case reference(slot: Int)
+        /// A new object in `slot`, its `0x84` at `start`; `classSlot` is its class when the chain
+        /// is one reference to a class read before (the reader then stands in the object's
+        /// contents), else `nil` (the reader stands at the chain: ``directClassLink()``).
+        case new(slot: Int, start: Int, classSlot: Int?)
+    }
+
+    /// Reads the value of a one-operation `@` group whose type string was just taken, with the
+    /// checks of ``directValue(at:)``: nil, a reference, or a new object together with its class
+    /// when that is one reference to a class read before (the commonest chain).
+    @inline(__always)
+    mutating func directObject() throws(WireError) -> DirectObject {
+        let start = offset
+        let head = try readByte("an object (@)")
+        guard head == HeadByte.new else {
+            let token = try readObjectHead(head, at: start)
+            return token.form == .null ? .null : .reference(slot: token.slot)
+        }
+        let slot = try newSlot(.object, at: start)
+        try enterNesting(at: start)
+        // The chain: one inline reference to a class read before, else read link by link.
+        if offset < bytes.count, case let link = bytes[offset], HeadByte.isInline(link) {
+            let classSlot = Int(Int8(bitPattern: link)) - Int(HeadByte.referenceBias)
+            try checkSlot(classSlot, at: offset, .class, what: "a class reference")
+            offset += 1
+            push(Frame(kind: .objectContents))
+            return .new(slot: slot, start: start, classSlot: classSlot)
+        }
+        push(Frame(kind: .objectClassChain))
+        return .new(slot: slot, start: start, classSlot: nil)
+    }
+
+    /// Reads the value of a one-operation `+` group whose type string was just taken: the
+    /// range of its bytes, `nil` for NULL; the checks of ``directValue(at:)``.
+    @inline(__always)
+    mutating func directCounted() throws(WireError) -> Range<Int>? {
+        guard offset < bytes.count else { throw WireError(.truncated, at: offset, "expected counted bytes (+), found end of data") }
+        if bytes[offset] == HeadByte.null {
+            offset += 1
+            return nil
+        }
+        let (length, _) = try readLength(what: "the length of counted bytes (+)")
+        let payload = offset..<offset + length
+        offset += length
+        return payload
+    }
 }
