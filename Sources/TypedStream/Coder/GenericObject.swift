@@ -40,17 +40,18 @@ public final class GenericObject: ArchivableObject, HoldsObjects, CustomStringCo
             self.groups = groups
             self.objects = objects
         }
-        groups.reserveCapacity(groups.count + Self.usualGroupCount)
         while decoder.hasMoreGroups {
             let group = try decoder.decodeGroup()
+            // Room is made at the first group, not before: many objects hold none.
+            if groups.isEmpty { groups.reserveCapacity(Self.usualGroupCount) }
             for index in 0..<group.valueCount { try Self.collect(group.value(at: index), decoder, into: &objects) }
             groups.append(group)
         }
         endOffset = decoder.currentObjectEndOffset
     }
 
-    /// Room made for groups before the first is read: most objects hold a handful, and an array
-    /// grown from nothing reallocates at each doubling.
+    /// Room made for groups when the first is read: most objects that hold any hold a handful,
+    /// and an array grown from nothing reallocates at each doubling.
     private static let usualGroupCount = 4
 
     private static func collect(_ value: ArchivedValue, _ decoder: some ObjectDecoder, into objects: inout [ObjectIdentifier: AnyObject]) throws(CoderError) {
