@@ -280,16 +280,7 @@ struct CarveCommandTests {
             let hex = entry.bytes.map { String(format: "%02x", $0) }.joined()
             statements += "insert into message(text, attributedBody) values ('message \(index)', x'\(hex)');\n"
         }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: Self.sqlite!)
-        process.arguments = [database]
-        let pipe = Pipe()
-        process.standardInput = pipe
-        try process.run()
-        pipe.fileHandleForWriting.write(Data(statements.utf8))
-        try pipe.fileHandleForWriting.close()
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0)
+        try Self.sqlite3(database, statements)
         let file = Array(try Data(contentsOf: URL(fileURLWithPath: database)))
         // Where SQLite put each blob (each is stored whole in one page: they are small).
         let planted: [Planted] = try kinds.map { entry in

@@ -73,11 +73,9 @@ struct ArchiveJSONTokenEncoder: ~Copyable {
     private let repeatedBudget: Int
     private var repeated = 0
     private var depth = 0
-    private var reader: TokenReader
-    /// Tokens read ahead, in batches (and further to lay out a container that may hold a new
-    /// object), from `queueHead` on.
-    private var queue: [CompactToken] = []
-    private var queueHead = 0
+    /// The archive's tokens, read again in batches (and further to lay out a container that may
+    /// hold a new object).
+    private var tokens: ReadAheadTokens
     private var frames: [Frame] = [Frame(kind: .document)]
     /// The types of the type strings met last, by shared-string slot modulo their count (a
     /// group's type string is nearly always one of a few).
@@ -93,7 +91,7 @@ struct ArchiveJSONTokenEncoder: ~Copyable {
         self.limits = limits
         repeatedBudget = limits.repeatedBytes(forInputOf: index.bytes.count)
         json = JSONTextWriter(pretty: options.pretty, capacity: 1 << 16)
-        reader = TokenReader(bytes: index.bytes, compiled: index.compiledTypeStrings)
+        tokens = ReadAheadTokens(index: index, batchSize: 256)
     }
 
     mutating func run(_ out: inout OutputWriter) throws(ArchiveJSONError) {
@@ -111,27 +109,10 @@ struct ArchiveJSONTokenEncoder: ~Copyable {
         json.drain(into: &out)
     }
 
-    private mutating func next() -> CompactToken? {
-        if queueHead == queue.count {
-            queue.removeAll(keepingCapacity: true)
-            queueHead = 0
-            // The index checked these bytes, so a second reading cannot fail.
-            try? reader.nextCompact(into: &queue, count: 256)
-            if queue.isEmpty { return nil }
-        }
-        queueHead += 1
-        return queue[queueHead - 1]
-    }
+    private mutating func next() -> CompactToken? { tokens.next() }
 
     /// The token `ahead` places after the next one (0: the next), read ahead as needed.
-    private mutating func peek(_ ahead: Int) -> CompactToken? {
-        while queue.count - queueHead <= ahead {
-            let before = queue.count
-            try? reader.nextCompact(into: &queue, count: 64)
-            if queue.count == before { return nil }
-        }
-        return queue[queueHead + ahead]
-    }
+    private mutating func peek(_ ahead: Int) -> CompactToken? { tokens.peek(ahead) }
 
     /// Whether the container just opened — a group (`isGroup`) or an array or struct — defines a
     /// new object before it ends (it is then laid out over several lines). Only a container
@@ -247,7 +228,7 @@ struct ArchiveJSONTokenEncoder: ~Copyable {
     private mutating func groupTypes(_ textIndex: Int) -> GroupTypes {
         let place = textIndex & (recentTypes.count - 1)
         if let known = recentTypes[place], known.textIndex == textIndex { return known }
-        let types = (reader.types(ofSharedString: textIndex) ?? []).map(\.unqualified)
+        let types = (tokens.types(ofSharedString: textIndex) ?? []).map(\.unqualified)
         let group = GroupTypes(textIndex: textIndex, types: types, canHoldObject: types.contains(where: Self.canHoldObject))
         recentTypes[place] = group
         return group
@@ -376,7 +357,7 @@ struct ArchiveJSONTokenEncoder: ~Copyable {
                 }
             } else {
                 // Not a size after all: read it again next.
-                queue.insert(size, at: queueHead)
+                tokens.putBack(size)
             }
         }
         json.key("groups")

@@ -12,10 +12,8 @@ import TypedStream
 /// one value's tokens, 28 bytes each; the window is emptied when the next value is read.
 struct PlainJSONStream {
     let index: ArchiveIndex
-    private var reader: TokenReader
-    /// Tokens read ahead, from ``batchHead`` on.
-    private var batch: [CompactToken] = []
-    private var batchHead = 0
+    /// The archive's tokens, read again in batches.
+    private var tokens: ReadAheadTokens
     /// The tokens of the value in the window (a type string's shared-string number in `value`).
     private var items: [PlainItem] = []
     /// Per item: for an object's `new`, the item of its end of object; else 0.
@@ -37,45 +35,25 @@ struct PlainJSONStream {
 
     init(index: ArchiveIndex) {
         self.index = index
-        reader = TokenReader(bytes: index.bytes, compiled: index.compiledTypeStrings)
+        tokens = ReadAheadTokens(index: index, batchSize: 512)
     }
 
-    /// The next token of the archive; `nil` at its end. (The archive was checked whole by the
-    /// index, so reading it again meets no error; one would end the reading here.)
+    /// The next token of the archive; `nil` at its end.
     @inline(__always)
-    mutating func next() -> CompactToken? {
-        if batchHead == batch.count {
-            batch.removeAll(keepingCapacity: true)
-            batchHead = 0
-            try? reader.nextCompact(into: &batch, count: 512)
-            if batch.isEmpty { return nil }
-        }
-        batchHead += 1
-        return batch[batchHead - 1]
-    }
+    mutating func next() -> CompactToken? { tokens.next() }
 
-    /// The token `ahead` places after the next one (0: the next), read ahead as needed; `nil`
-    /// past the end. Tokens looked at this way stay to be read by ``next()`` (or passed over
-    /// with ``advance(_:)``).
+    /// The token `ahead` places after the next one (0: the next); `nil` past the end. Tokens
+    /// looked at this way stay to be read by ``next()`` (or passed over with ``advance(_:)``).
     @inline(__always)
-    mutating func peek(_ ahead: Int) -> CompactToken? {
-        while batch.count - batchHead <= ahead {
-            let before = batch.count
-            try? reader.nextCompact(into: &batch, count: 64)
-            if batch.count == before { return nil }
-        }
-        return batch[batchHead + ahead]
-    }
+    mutating func peek(_ ahead: Int) -> CompactToken? { tokens.peek(ahead) }
 
     /// Passes over `count` tokens looked at with ``peek(_:)``.
     @inline(__always)
-    mutating func advance(_ count: Int) {
-        batchHead += count
-    }
+    mutating func advance(_ count: Int) { tokens.advance(count) }
 
     /// The types of the type string with shared-string number `textIndex`.
     func types(ofSharedString textIndex: Int) -> [ObjCType] {
-        reader.types(ofSharedString: textIndex) ?? []
+        tokens.types(ofSharedString: textIndex) ?? []
     }
 
     // MARK: - The window

@@ -125,16 +125,6 @@ enum PlistCode {
         var pending: [PlistValue] = [value]
         while let next = pending.popLast() {
             switch next {
-            case .string(let text): appendString(text, to: &out)
-            case .integer(let v): out.append(integer); append64(UInt64(bitPattern: v), to: &out)
-            case .real(let d): out.append(real); append64(d.bitPattern, to: &out)
-            case .bool(let b): out.append(b ? `true` : `false`)
-            case .data(let bytes):
-                out.append(data)
-                appendVarint(bytes.count, to: &out)
-                out.append(contentsOf: bytes)
-            case .date(let d): out.append(date); append64(d.bitPattern, to: &out)
-            case .uid(let u): out.append(uid); appendVarint(Int(u), to: &out)
             case .array(let elements):
                 out.append(array)
                 appendVarint(elements.count, to: &out)
@@ -144,6 +134,8 @@ enum PlistCode {
                 appendVarint(entries.count, to: &out)
                 for entry in entries { appendKey(entry.key, keys: &keys, to: &out) }
                 pending.append(contentsOf: entries.reversed().map(\.value))
+            case .string, .integer, .real, .bool, .data, .date, .uid:
+                appendScalar(next, to: &out)
             }
         }
     }
