@@ -33,4 +33,7 @@ public enum SharedCorpus {
 
     /// A file or folder inside the corpus.
     public static func url(_ relativePath: String) -> URL { folder.appendingPathComponent(relativePath) }
+
+    /// The bytes of a file inside the corpus.
+    public static func bytes(_ relativePath: String) throws -> [UInt8] { Array(try Data(contentsOf: url(relativePath))) }
 }

@@ -243,20 +243,17 @@ struct AppleBytesTests {
 
     /// The hand-assembled bytes are the corpus files' bytes, and the headers are the corpus's.
     @Test(.needsCorpus) func appleBytesMatchTheCorpus() throws {
-        func corpus(_ path: String) throws -> [UInt8] {
-            [UInt8](try Data(contentsOf: SharedCorpus.url(path)))
-        }
-        #expect(try corpus("foundation/foundation-NSString.typedstream") == Self.string)
-        #expect(try corpus("foundation/foundation-NSArray.typedstream") == Self.array)
-        #expect(try corpus("foundation/foundation-NSDictionary.typedstream") == Self.dictionary)
+        #expect(try SharedCorpus.bytes("foundation/foundation-NSString.typedstream") == Self.string)
+        #expect(try SharedCorpus.bytes("foundation/foundation-NSArray.typedstream") == Self.array)
+        #expect(try SharedCorpus.bytes("foundation/foundation-NSDictionary.typedstream") == Self.dictionary)
         for row in Self.numbers {
             guard let name = row.corpus else { continue }
-            #expect(try corpus("foundation/foundation-\(name).typedstream") == Self.number(row.type, row.wire), "\(name)")
+            #expect(try SharedCorpus.bytes("foundation/foundation-\(name).typedstream") == Self.number(row.type, row.wire), "\(name)")
         }
         let macHeader = Array(Self.bigEndianArray.prefix(16))
-        #expect(Array(try corpus("nib/macosx-DropScript-MainMenu.nib.typedstream").prefix(16)) == macHeader)
+        #expect(Array(try SharedCorpus.bytes("nib/macosx-DropScript-MainMenu.nib.typedstream").prefix(16)) == macHeader)
         let nextHeader = Array(Self.nextHeader.prefix(16))
-        #expect(Array(try corpus("nib/nextstep2-appkit105-AlertPanel.nib.typedstream").prefix(16)) == nextHeader)
+        #expect(Array(try SharedCorpus.bytes("nib/nextstep2-appkit105-AlertPanel.nib.typedstream").prefix(16)) == nextHeader)
     }
 }
 

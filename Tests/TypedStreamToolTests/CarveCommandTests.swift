@@ -150,7 +150,7 @@ struct CarveCommandTests {
     }
 
     @Test(.needsCorpus) func findsAStreamer3Archive() throws {
-        let draw = Array(try Data(contentsOf: SharedCorpus.url("misc/nextstep1-blit-pallette.draw.typedstream")))
+        let draw = try SharedCorpus.bytes("misc/nextstep1-blit-pallette.draw.typedstream")
         #expect(draw.prefix(2) == [0x03, 0x0B])
         var random = SplitMix64(seed: Self.seed)
         for _ in 0..<20 {

@@ -10,15 +10,6 @@ import TestSupport
 /// keyed export (`TSRTFText`, `TSColorList`, `TSArchives` with `convert --deep`), references
 /// to fonts and colours in the tree, and hostile nested input.
 struct DeepPlistAndKeyedReadableTests {
-    private func corpus(_ path: String) throws -> [UInt8] {
-        Array(try Data(contentsOf: SharedCorpus.url(path)))
-    }
-
-    private func run(_ arguments: [String], _ bytes: [UInt8]) -> (String, ExitCode) {
-        let result = TypedStreamCommand.run(arguments + ["-"], standardInput: bytes)
-        return (result.standardOutput, result.exitCode)
-    }
-
     private func runBytes(_ arguments: [String], _ bytes: [UInt8]) -> ([UInt8], ExitCode) {
         let result = TypedStreamCommand.run(arguments + ["-"], standardInput: bytes)
         return (result.outputBytes, result.exitCode)
@@ -167,7 +158,7 @@ struct DeepPlistAndKeyedReadableTests {
     }
 
     @Test(.needsCorpus) func deepShowsTheKeyedArchiveOfAMessage() throws {
-        let bytes = try corpus("attributed-string/imsg-URL.typedstream")
+        let bytes = try SharedCorpus.bytes("attributed-string/imsg-URL.typedstream")
         let (tree, status) = run(["decode", "--deep"], bytes)
         #expect(status == .success)
         #expect(tree.contains([
@@ -189,7 +180,7 @@ struct DeepPlistAndKeyedReadableTests {
         #expect(plain.contains(#""$plistFormat": "binary""#))
         #expect(plain.contains(#""$archiver": "NSKeyedArchiver""#))
         // Fonts of a Mac OS X nib keep their names in a NeXT list.
-        let (fugu, _) = run(["decode", "--deep"], try corpus("nib/macosx-fugu-Danish-MainMenu.nib.typedstream"))
+        let (fugu, _) = run(["decode", "--deep"], try SharedCorpus.bytes("nib/macosx-fugu-Danish-MainMenu.nib.typedstream"))
         #expect(fugu.contains("nested NeXT binary property list, 44 bytes:\n                                        \"LucidaGrande-Bold\"\n"))
     }
 
@@ -205,7 +196,7 @@ struct DeepPlistAndKeyedReadableTests {
     }
 
     @Test(.needsCorpus) func keyedExportAddsRTFTextAndTheImportIgnoresIt() throws {
-        let bytes = try corpus("nib/macosx-fugu-Danish-MainMenu.nib.typedstream")
+        let bytes = try SharedCorpus.bytes("nib/macosx-fugu-Danish-MainMenu.nib.typedstream")
         let plist = try KeyedArchiveExporter.export(typedstream: bytes)
         guard case .array(let objects)? = plist["$objects"] else { return }
         let holders = objects.filter { $0["TSRTFText"] != nil }
@@ -219,7 +210,7 @@ struct DeepPlistAndKeyedReadableTests {
     }
 
     @Test(.needsCorpus) func keyedExportListsTheColoursOfAColourList() throws {
-        let bytes = try corpus("misc/colorlist-apple-ii.clr.typedstream")
+        let bytes = try SharedCorpus.bytes("misc/colorlist-apple-ii.clr.typedstream")
         let plist = try KeyedArchiveExporter.export(typedstream: bytes)
         guard case .array(let list)? = plist["$top"]?["TSColorList"], case .array(let objects)? = plist["$objects"] else {
             Issue.record("no TSColorList")
@@ -289,7 +280,7 @@ struct DeepPlistAndKeyedReadableTests {
         options.deep = true
         for (path, count) in [("misc/grapher-Empty2D-macOS-13.gcx.typedstream", 6), ("misc/nextstep-WorldWideWeb-IB.proj.typedstream", 3),
                               ("nib/nextstep2-appkit105-AlertPanel.nib.typedstream", 3)] {
-            let bytes = try corpus(path)
+            let bytes = try SharedCorpus.bytes(path)
             let deep = try KeyedArchiveExporter.export(typedstream: bytes, options: options)
             let flat = try KeyedArchiveExporter.export(typedstream: bytes)
             guard case .array(let objects)? = deep["$objects"] else { continue }
@@ -302,7 +293,7 @@ struct DeepPlistAndKeyedReadableTests {
                     == KeyedArchiveImporter.typedstream(fromKeyed: BinaryPlistWriter.write(flat)), "\(path)")
         }
         // The grapher's transforms: the nested root is the CP3DAffineTransform object.
-        let plist = try KeyedArchiveExporter.export(typedstream: try corpus("misc/grapher-Empty2D-macOS-13.gcx.typedstream"), options: options)
+        let plist = try KeyedArchiveExporter.export(typedstream: try SharedCorpus.bytes("misc/grapher-Empty2D-macOS-13.gcx.typedstream"), options: options)
         guard case .array(let objects)? = plist["$objects"],
               let holder = objects.first(where: { $0["TSArchives"] != nil }),
               case .array(let list)? = holder["TSArchives"], case .uid(let root)? = list.first?["root"],

@@ -15,7 +15,7 @@ struct NamedFieldsTests {
     }
 
     @Test(.needsCorpus) func theTreeNamesEachValue() throws {
-        let bytes = Array(try Data(contentsOf: SharedCorpus.url(nib)))
+        let bytes = try SharedCorpus.bytes(nib)
         let (output, status) = run(["decode"], bytes)
         #expect(status == .success)
         let tree = String(decoding: output, as: UTF8.self)
@@ -33,7 +33,7 @@ struct NamedFieldsTests {
     }
 
     @Test(.needsCorpus) func plainJSONHasNamedMembersAndReferences() throws {
-        let bytes = Array(try Data(contentsOf: SharedCorpus.url(nib)))
+        let bytes = try SharedCorpus.bytes(nib)
         let (output, status) = run(["decode", "--plain"], bytes)
         #expect(status == .success)
         var items: [[JSONMember]] = []
@@ -60,7 +60,7 @@ struct NamedFieldsTests {
     }
 
     @Test(.needsCorpus) func keyedExportUsesAppleKeysAndComesBack() throws {
-        let bytes = Array(try Data(contentsOf: SharedCorpus.url(nib)))
+        let bytes = try SharedCorpus.bytes(nib)
         let (keyed, status) = run(["convert", "--to", "keyed-xml"], bytes)
         #expect(status == .success)
         let xml = String(decoding: keyed, as: UTF8.self)

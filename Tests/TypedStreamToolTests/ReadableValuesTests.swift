@@ -8,15 +8,6 @@ import TestSupport
 
 /// Fonts, colours, colour lists and RTF text as the tree and plain JSON show them, and `--deep`.
 struct ReadableValuesTests {
-    private func corpus(_ path: String) throws -> [UInt8] {
-        Array(try Data(contentsOf: SharedCorpus.url(path)))
-    }
-
-    private func run(_ arguments: [String], _ bytes: [UInt8]) -> (String, ExitCode) {
-        let result = TypedStreamCommand.run(arguments + ["-"], standardInput: bytes)
-        return (result.standardOutput, result.exitCode)
-    }
-
     /// Every value of a JSON document, depth first.
     private func allObjects(_ value: JSONValue) -> [[JSONMember]] {
         var found: [[JSONMember]] = []
@@ -34,7 +25,7 @@ struct ReadableValuesTests {
     }
 
     @Test(.needsCorpus) func fontsAndColoursInTheTree() throws {
-        let (tree, status) = run(["decode"], try corpus("nib/macosx-DropScript-MainMenu.nib.typedstream"))
+        let (tree, status) = run(["decode"], try SharedCorpus.bytes("nib/macosx-DropScript-MainMenu.nib.typedstream"))
         #expect(status == .success)
         #expect(tree.contains("#91 NSFont v21 : NSObject v0 = NSFont \"Helvetica\" 12\n"))
         #expect(tree.contains("#97 NSFont v21 : NSObject v0 = NSFont \"LucidaGrande-Bold\" 13\n"))
@@ -43,14 +34,14 @@ struct ReadableValuesTests {
         // The groups stay beneath the readable line.
         #expect(tree.contains("#91 NSFont v21 : NSObject v0 = NSFont \"Helvetica\" 12\n                      \"i\" 28\n"))
 
-        let (draw, _) = run(["decode"], try corpus("misc/nextstep1-blit-pallette.draw.typedstream"))
+        let (draw, _) = run(["decode"], try SharedCorpus.bytes("misc/nextstep1-blit-pallette.draw.typedstream"))
         #expect(draw.contains("#21 Font v0 : Object v0 = Font \"Helvetica\" 18 style 0 flags 0x4000 matrix [1 0 0 -1 0 0]\n"))
-        let (doom, _) = run(["decode"], try corpus("nib/nextstep3-DoomEd-data.nib.typedstream"))
+        let (doom, _) = run(["decode"], try SharedCorpus.bytes("nib/nextstep3-DoomEd-data.nib.typedstream"))
         #expect(doom.contains("#12 Font v2 : Object v0 = Font \"Helvetica\" 12 style 0 flags 0x8802\n"))
     }
 
     @Test(.needsCorpus) func fontsAndColoursInPlainJSON() throws {
-        let (text, status) = run(["decode", "--plain"], try corpus("nib/macosx-DropScript-MainMenu.nib.typedstream"))
+        let (text, status) = run(["decode", "--plain"], try SharedCorpus.bytes("nib/macosx-DropScript-MainMenu.nib.typedstream"))
         #expect(status == .success)
         let objects = allObjects(try JSONValue.parse(Array(text.utf8)))
         let fonts = objects.filter { $0.first == JSONMember("$class", .string("NSFont")) }
@@ -59,7 +50,7 @@ struct ReadableValuesTests {
         #expect(objects.contains([JSONMember("$class", .string("NSColor")), JSONMember("colorSpace", .string("calibratedWhite")),
                                   JSONMember("white", .number("0.6666667")), JSONMember("alpha", .number("1"))]))
 
-        let (next, _) = run(["decode", "--plain"], try corpus("nib/nextstep3-DoomEd-data.nib.typedstream"))
+        let (next, _) = run(["decode", "--plain"], try SharedCorpus.bytes("nib/nextstep3-DoomEd-data.nib.typedstream"))
         #expect(allObjects(try JSONValue.parse(Array(next.utf8))).contains([
             JSONMember("$class", .string("Font")), JSONMember("name", .string("Helvetica")), JSONMember("size", .number("12")),
             JSONMember("style", .integer(0)), JSONMember("flags", .integer(-30718)),
@@ -67,7 +58,7 @@ struct ReadableValuesTests {
     }
 
     @Test(.needsCorpus) func colourListNamesAndComponents() throws {
-        let bytes = try corpus("misc/colorlist-apple-ii.clr.typedstream")
+        let bytes = try SharedCorpus.bytes("misc/colorlist-apple-ii.clr.typedstream")
         let (tree, _) = run(["decode"], bytes)
         #expect(tree.contains("""
             colour list: 15 colours
@@ -92,7 +83,7 @@ struct ReadableValuesTests {
     }
 
     @Test(.needsCorpus) func rtfTextBesideTheBytes() throws {
-        let bytes = try corpus("nib/nextstep3-WorldWideWeb-data.nib.typedstream")
+        let bytes = try SharedCorpus.bytes("nib/nextstep3-WorldWideWeb-data.nib.typedstream")
         let (tree, _) = run(["decode"], bytes)
         #expect(tree.contains("RTF text: \"This version of the WWW application  can pick up hypertext infomation from files in a number of formats"))
         let (text, _) = run(["decode", "--plain"], bytes)
@@ -102,12 +93,12 @@ struct ReadableValuesTests {
         #expect(s.hasPrefix("This version of the WWW application  can pick up hypertext infomation"))
         #expect(s.contains("\n\nThis was the original prototype for the World-Wide Web."))
         // A serialized RTFD held in NSMutableData.
-        let (fugu, _) = run(["decode"], try corpus("nib/macosx-fugu-Danish-MainMenu.nib.typedstream"))
+        let (fugu, _) = run(["decode"], try SharedCorpus.bytes("nib/macosx-fugu-Danish-MainMenu.nib.typedstream"))
         #expect(fugu.contains("RTF text: \"Copyright (c) 2003\\n\\nRegents of The University of Michigan."))
     }
 
     @Test(.needsCorpus) func deepDecodesAStreamTable() throws {
-        let bytes = try corpus("misc/nextstep-WorldWideWeb-IB.proj.typedstream")
+        let bytes = try SharedCorpus.bytes("misc/nextstep-WorldWideWeb-IB.proj.typedstream")
         let (tree, status) = run(["decode", "--deep"], bytes)
         #expect(status == .success)
         #expect(tree.contains("""
@@ -166,7 +157,7 @@ struct ReadableValuesTests {
     }
 
     @Test(.needsCorpus) func keyedExportHasApplesFontAndColourKeys() throws {
-        let plist = try KeyedArchiveExporter.export(typedstream: try corpus("nib/macosx-DropScript-MainMenu.nib.typedstream"))
+        let plist = try KeyedArchiveExporter.export(typedstream: try SharedCorpus.bytes("nib/macosx-DropScript-MainMenu.nib.typedstream"))
         guard case .array(let objects)? = plist["$objects"] else {
             Issue.record("no $objects")
             return

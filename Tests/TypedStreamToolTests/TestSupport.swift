@@ -77,3 +77,10 @@ final class TemporaryFolder {
 func run(_ arguments: [String], stdin: [UInt8] = [], terminal: Bool = false) -> CommandResult {
     TypedStreamCommand.run(arguments, standardInput: stdin, errorIsTerminal: terminal)
 }
+
+/// Runs the program in-process on `bytes` as its input file (`-`, standard input): its output
+/// as text and its exit status.
+func run(_ arguments: [String], _ bytes: [UInt8]) -> (String, ExitCode) {
+    let result = TypedStreamCommand.run(arguments + ["-"], standardInput: bytes)
+    return (result.standardOutput, result.exitCode)
+}
