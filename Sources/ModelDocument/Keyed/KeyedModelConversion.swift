@@ -9,7 +9,7 @@ extension KeyedModelArchive {
     /// archive, so the records have none.
     public static func documentRecords(typedstream bytes: [UInt8]) -> (version: DocumentVersion, records: [ModelRecord])? {
         guard mentionsModelClass(bytes) else { return nil }
-        return documentRecords(typedstream: bytes, index: try? ArchiveIndex(bytes: bytes))
+        return firstFittingVersion(bytes, index: try? ArchiveIndex(bytes: bytes))
     }
 
     /// ``documentRecords(typedstream:)`` for an archive whose checked index is `index` (the
@@ -19,6 +19,12 @@ extension KeyedModelArchive {
     /// record, and their value counts differ), so the order changes the cost, not the answer.
     public static func documentRecords(typedstream bytes: [UInt8], index: ArchiveIndex?) -> (version: DocumentVersion, records: [ModelRecord])? {
         guard mentionsModelClass(bytes) else { return nil }
+        return firstFittingVersion(bytes, index: index)
+    }
+
+    /// The version and records of the first ``DocumentVersion`` that decodes `bytes` (a
+    /// document that mentions `Model`), trying first the one `index` points to.
+    private static func firstFittingVersion(_ bytes: [UInt8], index: ArchiveIndex?) -> (version: DocumentVersion, records: [ModelRecord])? {
         var versions = DocumentVersion.allCases
         if let index, let likely = likelyVersion(index), let at = versions.firstIndex(of: likely) {
             versions.remove(at: at)
