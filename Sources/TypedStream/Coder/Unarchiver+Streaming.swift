@@ -212,12 +212,10 @@ extension Unarchiver {
         if utf8.count == 1, let letter = utf8.first, !stream.needsGraph, let (pc, code) = stream.reader.peekOneLetterGroup(letter) {
             switch code {
             case .rawByte, .short, .integer, .float, .double, .counted:
-                stream.reader.takeOneLetterGroup()
-                if stream.open.isEmpty { stream.topLevelGroupsTaken += 1 }
+                streamTakeOneLetterGroup()
                 return try streamScalar(streamRead { (reader) throws(WireError) in try reader.directValue(at: pc) })
             case .cString:
-                stream.reader.takeOneLetterGroup()
-                if stream.open.isEmpty { stream.topLevelGroupsTaken += 1 }
+                streamTakeOneLetterGroup()
                 return try streamCStringValue(streamRead { (reader) throws(WireError) in try reader.directValue(at: pc) })
             default:
                 break
@@ -230,13 +228,20 @@ extension Unarchiver {
         return value
     }
 
+    /// Takes the one-letter type string the reader found (``TokenReader/peekOneLetterGroup(_:)``),
+    /// counting the group when it is a top-level one; its value comes next.
+    @inline(__always)
+    func streamTakeOneLetterGroup() {
+        stream.reader.takeOneLetterGroup()
+        if stream.open.isEmpty { stream.topLevelGroupsTaken += 1 }
+    }
+
     /// Takes the next group, which must be `"+"`, and returns its bytes (`nil` for NULL): what
     /// ``streamValue(_:)`` gives as an ``ArchivedValue/unsharedString(_:lengthWidth:)``,
     /// without making the value.
     func streamCountedBytes() throws(CoderError) -> ArraySlice<UInt8>? {
         if !stream.needsGraph, let (_, code) = stream.reader.peekOneLetterGroup(UInt8(ascii: "+")), code == .counted {
-            stream.reader.takeOneLetterGroup()
-            if stream.open.isEmpty { stream.topLevelGroupsTaken += 1 }
+            streamTakeOneLetterGroup()
             guard let payload = try streamRead({ (reader) throws(WireError) in try reader.directCounted() }) else { return nil }
             return stream.reader.bytes[payload]
         }
@@ -324,8 +329,7 @@ extension Unarchiver {
     func streamObject() throws(CoderError) -> AnyObject? {
         // The commonest group of all: `@` referring to its type string, read in one go.
         if !stream.needsGraph, let (_, code) = stream.reader.peekOneLetterGroup(UInt8(ascii: "@")), code == .object {
-            stream.reader.takeOneLetterGroup()
-            if stream.open.isEmpty { stream.topLevelGroupsTaken += 1 }
+            streamTakeOneLetterGroup()
             switch try streamRead({ (reader) throws(WireError) in try reader.directObject() }) {
             case .null:
                 return nil
