@@ -103,20 +103,13 @@ extension PlainJSONConverter {
         guard context.overBudget == nil, slot >= 0, slot < substituted.count else { return false }
         switch kind {
         case .string:
-            guard shape.groupCount == 1, shape.type0.payloadEnd - shape.type0.payloadStart == 1,
-                  bytes[Int(shape.type0.payloadStart)] == UInt8(ascii: "+"),
-                  shape.value0.code == .unsharedString, shape.value0.form != .null else { return false }
-            let text = bytes[shape.value0.payload]
-            guard ByteText.isValidUTF8(text) else { return false }
+            guard let text = usualStringText(shape) else { return false }
             if !context.referenced[slot] {
                 out.string(utf8: text)
             } else {
                 let leaf = JSONValue.string(String(decoding: text, as: UTF8.self))
                 out.value(leaf, &sink)
-                if finishedSize < 1 << 16 {
-                    finished[slot] = leaf
-                    finishedSize += 1
-                }
+                keepFinished(leaf, of: slot)
             }
             substituted[slot] = true
             return true
@@ -131,10 +124,7 @@ extension PlainJSONConverter {
             if case .bool(let b) = number { json = .bool(b) } else { json = FoundationPlainJSON.json(.number(number)) }
             out.value(options.nestedArchives?.deepened(json, options: options) ?? json, &sink)
             substituted[slot] = true
-            if context.referenced[slot], finishedSize < 1 << 16 {
-                finished[slot] = json
-                finishedSize += 1
-            }
+            keepFinished(json, of: slot)
             return true
         case .unknown, .none, .array, .dictionary:
             return false
@@ -178,11 +168,18 @@ extension PlainJSONConverter {
         guard let link = stream.item(position + 1), link.code == .classLink, link.form != .null,
               directKind(classSlot: Int(link.slot)) == .string,
               let shape = Self.leafShape(linkIsNew: link.form == .new, { stream.item(position + 2 + $0) }),
-              shape.groupCount == 1, shape.type0.payloadEnd - shape.type0.payloadStart == 1,
+              let text = usualStringText(shape) else { return nil }
+        return String(decoding: text, as: UTF8.self)
+    }
+
+    /// The text of a string object of the usual shape — one `"+"` group holding valid UTF-8 —
+    /// or `nil` for any other shape.
+    func usualStringText(_ shape: LeafShape) -> ArraySlice<UInt8>? {
+        guard shape.groupCount == 1, shape.type0.payloadEnd - shape.type0.payloadStart == 1,
               bytes[Int(shape.type0.payloadStart)] == UInt8(ascii: "+"),
               shape.value0.code == .unsharedString, shape.value0.form != .null else { return nil }
         let text = bytes[shape.value0.payload]
-        return ByteText.isValidUTF8(text) ? String(decoding: text, as: UTF8.self) : nil
+        return ByteText.isValidUTF8(text) ? text : nil
     }
 
     /// Writes the dictionary in `slot`, whose `new` is at `start` of the window, as the hook's

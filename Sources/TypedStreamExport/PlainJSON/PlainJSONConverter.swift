@@ -309,10 +309,7 @@ struct PlainJSONConverter: ~Copyable {
                 inProgress[slot] = false
                 out.value(leaf, &sink)
                 substituted[slot] = true
-                if context.referenced[slot], finishedSize < 1 << 16 {
-                    finished[slot] = leaf
-                    finishedSize += 1
-                }
+                keepFinished(leaf, of: slot)
                 return
             }
             if let natural {
@@ -326,10 +323,7 @@ struct PlainJSONConverter: ~Copyable {
                     } else {
                         if mayCycle { out.endCapture(wrappingWith: nil) }
                         substituted[slot] = true
-                        if case .json(let value) = natural, context.referenced[slot], finishedSize < 1 << 16 {
-                            finished[slot] = value
-                            finishedSize += 1
-                        }
+                        if case .json(let value) = natural { keepFinished(value, of: slot) }
                     }
                     return
                 }
@@ -687,5 +681,15 @@ struct PlainJSONConverter: ~Copyable {
 
     static func utf8(_ bytes: ArraySlice<UInt8>) -> String? {
         ByteText.isValidUTF8(bytes) ? String(decoding: bytes, as: UTF8.self) : nil
+    }
+}
+
+extension PlainJSONConverter {
+    /// Keeps `value`, the natural value just written for the object in `slot`, for that
+    /// object's repeats when it has any (at most 65 536 values are kept).
+    mutating func keepFinished(_ value: JSONValue, of slot: Int) {
+        guard context.referenced[slot], finishedSize < 1 << 16 else { return }
+        finished[slot] = value
+        finishedSize += 1
     }
 }
