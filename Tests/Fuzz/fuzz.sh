@@ -61,7 +61,12 @@ build_module() {  # build_module NAME [DEPENDENCY…]  → $OUT/build/lib$NAME.a
   shift
   mapfile -t sources < <(find "Sources/$name" -name '*.swift' | sort)
   [[ ${#sources[@]} -gt 0 ]] || die "no sources for module $name"
-  local newest; newest="$(ls -t "${sources[@]}" | head -1)"
+  # The newest source, found without a pipe: `ls -t | head -1` dies of SIGPIPE under pipefail
+  # when ls writes its listing in several pieces (a module of a hundred files) and head has gone.
+  local newest="" source
+  for source in "${sources[@]}"; do
+    if [[ -z "$newest" || "$source" -nt "$newest" ]]; then newest="$source"; fi
+  done
   local fresh=1
   [[ -f "$lib" && "$lib" -nt "$newest" && "$lib" -nt "$0" ]] || fresh=0
   for dep in "$@"; do [[ "$lib" -nt "$OUT/build/lib$dep.a" ]] || fresh=0; done
