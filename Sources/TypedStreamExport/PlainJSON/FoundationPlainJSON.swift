@@ -21,7 +21,13 @@ public enum FoundationPlainJSON {
             natural(object, context, registry: registry)
         })
         options.arrayClasses = arrayClasses
-        options.foundationDirect = .init(numbers: registry.type(forClassName: "NSNumber") == NumberObject.self)
+        let numbers = registry.type(forClassName: "NSNumber") == NumberObject.self
+        let codecs: [(names: [String], type: any ArchivableObject.Type)] = [
+            (["NSAttributedString", "NSMutableAttributedString"], AttributedStringObject.self),
+            (["NSString", "NSMutableString"], StringObject.self), (["NSDictionary", "NSMutableDictionary"], DictionaryObject.self),
+        ]
+        let attributed = numbers && codecs.allSatisfy { codec in codec.names.allSatisfy { registry.type(forClassName: $0) == codec.type } }
+        options.foundationDirect = .init(numbers: numbers, attributed: attributed)
         return options
     }
 

@@ -133,6 +133,30 @@ public final class PlainJSONContext: @unchecked Sendable {
         return ok
     }
 
+    /// Whether each class of the chain from `classSlot` up that `supported` names is at a
+    /// version in its range (as a codec's `requireChainVersions` checks; classes not named pass).
+    func chainVersions(classSlot: Int, within supported: KeyValuePairs<String, ClosedRange<Int64>>) -> Bool {
+        var current = classSlot
+        var links = 0
+        while current >= 0, links <= index.slotCount {
+            if let name = index.text(ofSlot: current),
+               let range = supported.first(where: { name.elementsEqual($0.key.utf8) })?.value,
+               !range.contains(classes[current]?.version ?? 0) {
+                return false
+            }
+            current = classes[current]?.superclass ?? -1
+            links += 1
+        }
+        return true
+    }
+
+    /// Whether the object in `slot` surely stays within the expansion budget when its
+    /// references are followed again (its reach, counted as though every class decoded, is
+    /// within ``expansionLimit``): then ``typedObject(_:registry:)`` would not refuse it.
+    func expandsWithinLimit(_ slot: Int) -> Bool {
+        slot >= 0 && slot < reach.count && Int(reach[slot]) <= expansionLimit
+    }
+
     /// The class chain of the object in `object`, as links (name and version), from its class up.
     public func classChain(of object: PlainJSONObject) -> [ArchiveClassLink] {
         var links: [ArchiveClassLink] = []

@@ -21,6 +21,9 @@ extension PlainJSONConverter {
         case number
         /// `NSDictionary`, `NSMutableDictionary`: its keys and values.
         case dictionary
+        /// `NSAttributedString`, `NSMutableAttributedString`: its string and runs
+        /// (`PlainJSONConverter+Attributed.swift`).
+        case attributed
     }
 
     /// The tokens of a simple object after its first class link: the rest of its chain, then at
@@ -49,6 +52,8 @@ extension PlainJSONConverter {
                     kind = .string
                 } else if name.elementsEqual("NSDictionary".utf8) || name.elementsEqual("NSMutableDictionary".utf8) {
                     kind = .dictionary
+                } else if direct.attributed, name.elementsEqual("NSAttributedString".utf8) || name.elementsEqual("NSMutableAttributedString".utf8) {
+                    kind = .attributed
                 } else if direct.numbers, name.elementsEqual("NSNumber".utf8),
                           context.chainVersionsAreZero(classSlot: classSlot, for: ["NSNumber", "NSValue"]) {
                     kind = .number
@@ -114,21 +119,28 @@ extension PlainJSONConverter {
             substituted[slot] = true
             return true
         case .number:
-            guard shape.groupCount == 2, shape.type0.payloadEnd - shape.type0.payloadStart == 1,
-                  bytes[Int(shape.type0.payloadStart)] == UInt8(ascii: "*"),
-                  shape.value0.code == .cString, shape.value0.form != .null else { return false }
-            let objCType = shape.value0.form == .reference ? index.text(ofSlot: Int(shape.value0.slot)) ?? [] : bytes[shape.value0.payload]
-            guard bytes[shape.type1.payload].elementsEqual(objCType), let value = context.leafValue(shape.value1),
-                  let number = NumberObject.number(value, objCType: String(decoding: objCType, as: UTF8.self)) else { return false }
-            let json: JSONValue
-            if case .bool(let b) = number { json = .bool(b) } else { json = FoundationPlainJSON.json(.number(number)) }
+            guard let json = usualNumberJSON(shape) else { return false }
             out.value(options.nestedArchives?.deepened(json, options: options) ?? json, &sink)
             substituted[slot] = true
             keepFinished(json, of: slot)
             return true
-        case .unknown, .none, .array, .dictionary:
+        case .unknown, .none, .array, .dictionary, .attributed:
             return false
         }
+    }
+
+    /// The JSON of a number object of the usual shape — a `"*"` objCType, then one value of
+    /// exactly that type — as ``NumberObject`` reads it (a `BOOL` a boolean); `nil` for any
+    /// other shape, or a value that is no number of its objCType.
+    func usualNumberJSON(_ shape: LeafShape) -> JSONValue? {
+        guard shape.groupCount == 2, shape.type0.payloadEnd - shape.type0.payloadStart == 1,
+              bytes[Int(shape.type0.payloadStart)] == UInt8(ascii: "*"),
+              shape.value0.code == .cString, shape.value0.form != .null else { return nil }
+        let objCType = shape.value0.form == .reference ? index.text(ofSlot: Int(shape.value0.slot)) ?? [] : bytes[shape.value0.payload]
+        guard bytes[shape.type1.payload].elementsEqual(objCType), let value = context.leafValue(shape.value1),
+              let number = NumberObject.number(value, objCType: String(decoding: objCType, as: UTF8.self)) else { return nil }
+        if case .bool(let b) = number { return .bool(b) }
+        return FoundationPlainJSON.json(.number(number))
     }
 
     /// Writes the new object in `slot`, whose `new` and first class link `link` were just read
@@ -149,6 +161,7 @@ extension PlainJSONConverter {
               link.code == .classLink, link.form != .null else { return false }
         let kind = directKind(classSlot: Int(link.slot))
         if kind == .dictionary { return try writeDictionaryFromWindow(slot, start: start, sink: &sink) }
+        if kind == .attributed { return writeAttributedFromWindow(slot, start: start, sink: &sink) }
         guard kind == .string || kind == .number else { return false }
         guard let shape = Self.leafShape(linkIsNew: link.form == .new, { stream.item(start + 2 + $0) }) else { return false }
         return writeDirect(slot, kind: kind, shape, sink: &sink)

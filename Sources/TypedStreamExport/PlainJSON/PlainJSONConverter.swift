@@ -36,6 +36,11 @@ struct PlainJSONConverter: ~Copyable {
     var ids: [Int32]
     /// Per class slot: its ``DirectKind`` raw value, 0 until asked.
     var classKinds: [UInt8]
+    /// Per class slot: whether its Foundation codec accepts its chain's versions (1 yes, 2 no,
+    /// 0 not asked; ``codecAccepts(classSlot:_:)``).
+    var codecChecks: [UInt8]
+    /// The texts of string objects met again as attribute keys (``referencedStringText(_:)``).
+    var referencedTexts: [Int: String] = [:]
     /// Per class slot met: whether ``ClassLayouts`` catalogues the class.
     var catalogued: [Int: Bool] = [:]
     var substituted: [Bool]
@@ -70,6 +75,7 @@ struct PlainJSONConverter: ~Copyable {
         let slots = context.index.slotCount
         ids = Array(repeating: 0, count: slots)
         classKinds = Array(repeating: 0, count: slots)
+        codecChecks = Array(repeating: 0, count: slots)
         substituted = Array(repeating: false, count: slots)
         inProgress = Array(repeating: false, count: slots)
         referencedInProgress = Array(repeating: false, count: slots)
