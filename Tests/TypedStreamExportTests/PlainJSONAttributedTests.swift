@@ -20,7 +20,9 @@ struct PlainJSONAttributedTests {
         let first = dictionary([(sharedKey, number(.int(0))), (StringObject("bold"), number(.bool(true)))])
         let second = dictionary([(sharedKey, number(.int(1))), (StringObject("link"), StringObject("https://example.com/ü")),
                                  (StringObject("none"), nil), (StringObject("ratio"), number(.double(0.25))),
-                                 (StringObject("f"), number(.float(1.5))), (StringObject("big"), number(.uint(UInt64.max)))])
+                                 (StringObject("f"), number(.float(1.5))), (StringObject("big"), number(.uint(UInt64.max))),
+                                 (StringObject("url"), URLObject(string: "https://example.com/jürgen/14491")),
+                                 (StringObject("odd url"), URLObject(string: "not a [url"))])
         let text = "👍🏽 ok Ünïcödé 中文"
         let shared = AttributedStringObject(text, runs: [.init(length: 3, attributes: first), .init(length: 4, attributes: second),
                                                          .init(length: text.utf16.count - 7, attributes: first)], mutable: true)
@@ -32,10 +34,11 @@ struct PlainJSONAttributedTests {
         let numberKey = AttributedStringObject("nk", runs: [.init(length: 2, attributes: dictionary([(number(.int(7)), number(.int(1)))]))])
         let arrayValue = AttributedStringObject("av", runs: [.init(length: 2, attributes: dictionary([(StringObject("a"), ArrayObject([StringObject("x")]))]))])
         let reusedDictionary = AttributedStringObject("again", runs: [.init(length: 5, attributes: first)])
+        let relativeURL = AttributedStringObject("rel", runs: [.init(length: 3, attributes: dictionary([(StringObject("u"), URLObject(string: "a/b", base: URLObject(string: "https://example.com/")))]))])
         let later = AttributedStringObject("later", runs: [.init(length: 5, attributes: dictionary([(sharedKey, number(.int(3)))]))])
         let roots: [(String, AnyObject)] = [
             ("shared", ArrayObject([shared, withNil, empty, duplicateKeys, later, shared, later])),
-            ("odd", ArrayObject([numberKey, arrayValue, shared, reusedDictionary, later])),
+            ("odd", ArrayObject([numberKey, arrayValue, shared, reusedDictionary, relativeURL, later])),
             ("alone", shared),
         ]
         return try roots.map { ($0.0, try Archiver.archivedBytes(withRootObject: $0.1)) }

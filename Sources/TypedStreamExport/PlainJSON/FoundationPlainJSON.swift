@@ -25,6 +25,7 @@ public enum FoundationPlainJSON {
         let codecs: [(names: [String], type: any ArchivableObject.Type)] = [
             (["NSAttributedString", "NSMutableAttributedString"], AttributedStringObject.self),
             (["NSString", "NSMutableString"], StringObject.self), (["NSDictionary", "NSMutableDictionary"], DictionaryObject.self),
+            (["NSURL"], URLObject.self),
         ]
         let attributed = numbers && codecs.allSatisfy { codec in codec.names.allSatisfy { registry.type(forClassName: $0) == codec.type } }
         options.foundationDirect = .init(numbers: numbers, attributed: attributed)
@@ -109,6 +110,12 @@ public enum FoundationPlainJSON {
         // ``NumberObject`` makes it, without decoding a graph or making the object.
         if case .bool(let b) = number { return .json(.bool(b)) }
         return .json(json(.number(number)))
+    }
+
+    /// The JSON the typed decoding of an absolute `NSURL` of `string` gives (its absolute
+    /// string, or its description when the string is no URL).
+    static func urlJSON(_ string: String) -> JSONValue {
+        json(naturalValue(of: URLObject(string: string)))
     }
 
     /// The JSON form of a natural value.

@@ -100,8 +100,9 @@ public enum PlainJSON {
             /// Whether `NSNumber` is read by ``NumberObject`` (the registry's codec for it).
             var numbers: Bool
             /// Whether attributed strings, and the strings, dictionaries and numbers in them, are
-            /// read by ``AttributedStringObject``, ``StringObject``, ``DictionaryObject`` and
-            /// ``NumberObject`` (then their typed decoding's JSON is written from their tokens).
+            /// read by ``AttributedStringObject``, ``StringObject``, ``DictionaryObject``,
+            /// ``NumberObject`` and ``URLObject`` (then their typed decoding's JSON is written
+            /// from their tokens).
             var attributed = false
         }
         /// Classes whose natural value ``naturalValue`` always gives as

@@ -3,7 +3,7 @@ import TypedStreamFoundation
 
 /// Attributed strings written straight from the window: an `NSAttributedString` of the usual
 /// shape — a new string, then `"iI"` runs each with a new `NSDictionary` of string keys and
-/// number or string values the first time its number appears — gives the very JSON its typed
+/// number, string or absolute URL values the first time its number appears — gives the very JSON its typed
 /// decoding gives (``FoundationPlainJSON/json(_:)`` of its ``NaturalValue``), read from its
 /// tokens without a graph, a decoder or Foundation objects. Any other shape, and any object
 /// the expansion budget could refuse, takes the hook's way.
@@ -77,7 +77,7 @@ extension PlainJSONConverter {
 
     /// The attribute dictionary whose `new` is at `position`, as the typed decoding's JSON of
     /// it, and the position after its end of object; `nil` unless every key is a string and
-    /// every value a new number, a new string or nil.
+    /// every value a new number, string or absolute URL, or nil.
     mutating func attributeDictionary(at position: Int) -> (JSONValue, Int)? {
         guard let link = stream.item(position + 1), link.code == .classLink, link.form != .null,
               codecAccepts(classSlot: Int(link.slot), .dictionary) else { return nil }
@@ -121,7 +121,7 @@ extension PlainJSONConverter {
         return (.object(members), i + 1)
     }
 
-    /// The JSON of the new number or string at `position` and the position after it, as its
+    /// The JSON of the new number, string or absolute URL at `position` and the position after it, as its
     /// typed decoding gives; `nil` for any other object or shape.
     mutating func attributeValue(at position: Int) -> (JSONValue, Int)? {
         guard let link = stream.item(position + 1), link.code == .classLink, link.form != .null else { return nil }
@@ -133,9 +133,29 @@ extension PlainJSONConverter {
             guard let shape = Self.leafShape(linkIsNew: link.form == .new, { stream.item(position + 2 + $0) }),
                   let json = usualNumberJSON(shape) else { return nil }
             return (json, position + 2 + shape.count)
+        case .url:
+            return urlValue(at: position, link: link)
         default:
             return nil
         }
+    }
+
+    /// The JSON of the new absolute URL at `position` (whose first class link is `link`) — an
+    /// `NSURL` of the usual shape, a `"c"` 0 then a new string — as its typed decoding gives
+    /// (``FoundationPlainJSON/urlJSON(_:)``), and the position after it; `nil` for any other shape.
+    mutating func urlValue(at position: Int, link: PlainItem) -> (JSONValue, Int)? {
+        guard codecAccepts(classSlot: Int(link.slot), .url) else { return nil }
+        var i = position + 2
+        if link.form == .new {
+            guard let after = Self.afterChain(from: i, { stream.item($0) }) else { return nil }
+            i = after
+        }
+        guard let flagType = stream.item(i), flagType.code == .typeString, bytes[flagType.payload].elementsEqual("c".utf8),
+              let flag = stream.item(i + 1), flag.code == .byte, flag.value == 0,
+              isOneAtGroup(at: i + 2), let stringToken = stream.item(i + 3), stringToken.code == .object, stringToken.form == .new,
+              let (text, after) = newStringText(at: i + 3),
+              let end = stream.item(after), end.code == .endOfObject else { return nil }
+        return (FoundationPlainJSON.urlJSON(String(decoding: text, as: UTF8.self)), after + 1)
     }
 
     /// The text of the new string at `position` when its class's codec reads it as a string of
@@ -199,6 +219,7 @@ extension PlainJSONConverter {
         case .string: accepted = context.chainVersions(classSlot: classSlot, within: ["NSString": 1...1])
         case .dictionary: accepted = context.chainVersions(classSlot: classSlot, within: ["NSMutableDictionary": 0...0, "NSDictionary": 0...0])
         case .attributed: accepted = context.chainVersions(classSlot: classSlot, within: ["NSMutableAttributedString": 0...0, "NSAttributedString": 0...0])
+        case .url: accepted = context.chainVersions(classSlot: classSlot, within: ["NSURL": 0...0])
         default: accepted = false
         }
         codecChecks[classSlot] = accepted ? 1 : 2

@@ -24,6 +24,8 @@ extension PlainJSONConverter {
         /// `NSAttributedString`, `NSMutableAttributedString`: its string and runs
         /// (`PlainJSONConverter+Attributed.swift`).
         case attributed
+        /// `NSURL` (met as an attribute value).
+        case url
     }
 
     /// The tokens of a simple object after its first class link: the rest of its chain, then at
@@ -54,6 +56,8 @@ extension PlainJSONConverter {
                     kind = .dictionary
                 } else if direct.attributed, name.elementsEqual("NSAttributedString".utf8) || name.elementsEqual("NSMutableAttributedString".utf8) {
                     kind = .attributed
+                } else if direct.attributed, name.elementsEqual("NSURL".utf8) {
+                    kind = .url
                 } else if direct.numbers, name.elementsEqual("NSNumber".utf8),
                           context.chainVersionsAreZero(classSlot: classSlot, for: ["NSNumber", "NSValue"]) {
                     kind = .number
@@ -124,7 +128,7 @@ extension PlainJSONConverter {
             substituted[slot] = true
             keepFinished(json, of: slot)
             return true
-        case .unknown, .none, .array, .dictionary, .attributed:
+        case .unknown, .none, .array, .dictionary, .attributed, .url:
             return false
         }
     }
