@@ -43,7 +43,7 @@ struct MessageTextShortcut {
     /// typed decode's would.
     mutating func text(of bytes: [UInt8], compiled: inout CompiledTypeStrings) -> String? {
         guard bytes.first == 4, let index = try? ArchiveIndex(bytes: bytes, compiled: &compiled),
-              index.topLevelGroupOffsets.count == 1 else { return nil }
+              index.header.streamerVersion == 4, index.topLevelGroupOffsets.count == 1 else { return nil }
         classes.removeAll(keepingCapacity: true)
         source = bytes
         var reader = TokenReader(bytes: bytes, compiled: compiled)
@@ -55,8 +55,7 @@ struct MessageTextShortcut {
 
     /// Reads the whole body from its header.
     private mutating func read(_ reader: inout TokenReader) throws -> String {
-        let header = try Self.next(&reader, .header)
-        guard header.slot == 4 else { throw NotUsual() }
+        _ = try Self.next(&reader, .header)
         let root = try newObjectInGroup(&reader)
         let text: ArraySlice<UInt8>
         if matches(root, StringObject.immutableChain) || matches(root, StringObject.mutableChain) {
