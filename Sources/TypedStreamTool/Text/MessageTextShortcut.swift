@@ -6,7 +6,7 @@ import TypedStreamFoundation
 /// every other body to the typed decode (``MessageText/Decoder``).
 ///
 /// The body is first checked whole as the typed decode checks it (``ArchiveIndex``, every
-/// token, reference and class chain), then read again token by token. The shortcut gives the
+/// token, reference and class chain), then its tokens are read again in one go and looked at. The shortcut gives the
 /// text only when the archive is one top-level `"@"` group holding a new `NSString` /
 /// `NSMutableString`, or a new `NSAttributedString` / `NSMutableAttributedString` whose string
 /// is a new `NSString` / `NSMutableString` (each with exactly its codec's class chain and
@@ -35,8 +35,21 @@ struct MessageTextShortcut {
         var superclass: Int
     }
 
+    /// A class chain as the codecs declare it, names as bytes.
+    private typealias Chain = [(name: [UInt8], version: Int64)]
+
+    private static func chain(_ links: [ArchiveClassLink]) -> Chain { links.map { (Array($0.name.utf8), $0.version) } }
+    private static let strings = [chain(StringObject.immutableChain), chain(StringObject.mutableChain)]
+    private static let attributedStrings = [chain(AttributedStringObject.immutableChain), chain(AttributedStringObject.mutableChain)]
+    private static let dictionaries = [chain(DictionaryObject.immutableChain), chain(DictionaryObject.mutableChain)]
+
     /// The classes of the body being read (reused from one body to the next).
     private var classes: [ClassEntry] = []
+    /// The body's bytes.
+    private var bytes: [UInt8] = []
+    /// The body's tokens, and the next one to take.
+    private var tokens: [CompactToken] = []
+    private var next = 0
 
     /// The text of the body `bytes`, or `nil` when it is not of the usual shape (or not
     /// well formed). `compiled` gains the type strings the body's index compiles, as the
@@ -44,65 +57,64 @@ struct MessageTextShortcut {
     mutating func text(of bytes: [UInt8], compiled: inout CompiledTypeStrings) -> String? {
         guard bytes.first == 4, let index = try? ArchiveIndex(bytes: bytes, compiled: &compiled),
               index.header.streamerVersion == 4, index.topLevelGroupOffsets.count == 1 else { return nil }
-        classes.removeAll(keepingCapacity: true)
-        source = bytes
         var reader = TokenReader(bytes: bytes, compiled: compiled)
-        return try? read(&reader)
+        guard let tokens = try? reader.readAllCompact() else { return nil }
+        self.bytes = bytes
+        self.tokens = tokens
+        next = 0
+        classes.removeAll(keepingCapacity: true)
+        return try? read()
     }
 
     /// Why the shortcut stops (never seen outside: the caller gets `nil`).
     private struct NotUsual: Error {}
 
     /// Reads the whole body from its header.
-    private mutating func read(_ reader: inout TokenReader) throws -> String {
-        _ = try Self.next(&reader, .header)
-        let root = try newObjectInGroup(&reader)
+    private mutating func read() throws(NotUsual) -> String {
+        _ = try take(.header)
+        let root = try newObjectInGroup()
         let text: ArraySlice<UInt8>
-        if matches(root, StringObject.immutableChain) || matches(root, StringObject.mutableChain) {
-            text = try stringContents(&reader)
-        } else if matches(root, AttributedStringObject.immutableChain) || matches(root, AttributedStringObject.mutableChain) {
-            let string = try newObjectInGroup(&reader)
-            guard matches(string, StringObject.immutableChain) || matches(string, StringObject.mutableChain) else { throw NotUsual() }
-            text = try stringContents(&reader)
-            try skipRuns(&reader, total: StringObject.utf16Count(of: text))
-            _ = try Self.next(&reader, .endOfObject)
+        if matches(root, Self.strings) {
+            text = try stringContents()
+        } else if matches(root, Self.attributedStrings) {
+            // (The chain is read before `matches` is called: an argument that mutates `self`
+            // would not be seen by a method value taken first.)
+            let string = try newObjectInGroup()
+            guard matches(string, Self.strings) else { throw NotUsual() }
+            text = try stringContents()
+            try skipRuns(total: StringObject.utf16Count(of: text))
+            _ = try take(.endOfObject)
         } else {
             throw NotUsual()
         }
-        guard try reader.nextCompact() == nil else { throw NotUsual() }
+        guard next == tokens.count else { throw NotUsual() }
         return String(decoding: text, as: UTF8.self)
     }
 
     /// The next token, which must have code `code`.
-    private static func next(_ reader: inout TokenReader, _ code: CompactToken.Code) throws -> CompactToken {
-        guard let token = try reader.nextCompact(), token.code == code else { throw NotUsual() }
-        return token
+    private mutating func take(_ code: CompactToken.Code) throws(NotUsual) -> CompactToken {
+        guard next < tokens.count, tokens[next].code == code else { throw NotUsual() }
+        next += 1
+        return tokens[next - 1]
     }
 
-    /// Takes a group's type string, which must be spelled `text`.
-    private static func typeString(_ reader: inout TokenReader, _ text: StaticString) throws {
-        let token = try next(&reader, .typeString)
-        let spelled = UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount)
-        guard reader.bytes[token.payload].elementsEqual(spelled) else { throw NotUsual() }
+    /// Takes a group's type string, which must be the one letter `letter`.
+    private mutating func typeString(_ letter: UInt8) throws(NotUsual) {
+        let payload = try take(.typeString).payload
+        guard payload.count == 1, bytes[payload.lowerBound] == letter else { throw NotUsual() }
     }
 
     /// Takes an `"@"` group holding a new object and its class chain; returns the slot of the
     /// object's class.
-    private mutating func newObjectInGroup(_ reader: inout TokenReader) throws -> Int {
-        try Self.typeString(&reader, "@")
-        let object = try Self.next(&reader, .object)
-        guard object.form == .new else { throw NotUsual() }
-        return try classChain(&reader)
-    }
-
-    /// Reads a class chain, noting new classes; returns the slot of its first class.
-    private mutating func classChain(_ reader: inout TokenReader) throws -> Int {
-        try classChain(startingWith: Self.next(&reader, .classLink), &reader)
+    private mutating func newObjectInGroup() throws(NotUsual) -> Int {
+        try typeString(UInt8(ascii: "@"))
+        guard try take(.object).form == .new else { throw NotUsual() }
+        return try classChain(startingWith: take(.classLink))
     }
 
     /// Reads the class chain whose first link is `link`, noting new classes and their
     /// superclasses; returns the slot of its first class.
-    private mutating func classChain(startingWith link: CompactToken, _ reader: inout TokenReader) throws -> Int {
+    private mutating func classChain(startingWith link: CompactToken) throws(NotUsual) -> Int {
         var link = link
         var first: Int?
         var previous: Int?
@@ -122,7 +134,7 @@ struct MessageTextShortcut {
             if first == nil { first = slot }
             guard let slot, link.form == .new else { break }
             previous = slot
-            link = try Self.next(&reader, .classLink)
+            link = try take(.classLink)
         }
         guard let first else { throw NotUsual() }
         return first
@@ -133,46 +145,42 @@ struct MessageTextShortcut {
         classes.first { $0.slot == slot }
     }
 
-    /// Whether the chain starting at class `slot` is exactly `chain` (names and versions).
-    private func matches(_ slot: Int, _ chain: [ArchiveClassLink]) -> Bool {
-        // The bytes are the reader's; a slot's name range points into them.
-        var current = slot
-        for link in chain {
-            guard let found = entry(current), found.version == link.version,
-                  bytesOfName(found).elementsEqual(link.name.utf8) else { return false }
-            current = found.superclass
+    /// Whether the chain starting at class `slot` is exactly one of `chains` (names and versions).
+    private func matches(_ slot: Int, _ chains: [Chain]) -> Bool {
+        chains.contains { chain in
+            var current = slot
+            for link in chain {
+                guard let found = entry(current), found.version == link.version,
+                      bytes[found.name].elementsEqual(link.name) else { return false }
+                current = found.superclass
+            }
+            return current == -1
         }
-        return current == -1
     }
-
-    /// The bytes every name range points into.
-    private var source: [UInt8] = []
-
-    /// The name of a noted class.
-    private func bytesOfName(_ entry: ClassEntry) -> ArraySlice<UInt8> { source[entry.name] }
 
     /// Reads a string object's contents after its chain: one `"+"` group and the end of the
     /// object. Returns the bytes (empty for NULL, as the codec takes it).
-    private func stringContents(_ reader: inout TokenReader) throws -> ArraySlice<UInt8> {
-        try Self.typeString(&reader, "+")
-        let value = try Self.next(&reader, .unsharedString)
-        _ = try Self.next(&reader, .endOfObject)
-        return value.form == .null ? [] : reader.bytes[value.payload]
+    private mutating func stringContents() throws(NotUsual) -> ArraySlice<UInt8> {
+        try typeString(UInt8(ascii: "+"))
+        let value = try take(.unsharedString)
+        _ = try take(.endOfObject)
+        return value.form == .null ? [] : bytes[value.payload]
     }
 
     /// Reads the runs of an attributed string of `total` UTF-16 units, skipping the tokens of
     /// each attribute dictionary.
-    private mutating func skipRuns(_ reader: inout TokenReader, total: Int) throws {
+    private mutating func skipRuns(total: Int) throws(NotUsual) {
         var covered = 0
         var dictionaries = 0
         while covered < total {
-            try Self.typeString(&reader, "iI")
-            let number = try Self.next(&reader, .integer).value
-            let length = try Self.next(&reader, .integer).value
+            let group = try take(.typeString).payload
+            guard bytes[group].elementsEqual("iI".utf8) else { throw NotUsual() }
+            let number = try take(.integer).value
+            let length = try take(.integer).value
             guard length >= 0, length <= Int64(total - covered) else { throw NotUsual() }
             if number < 1 || number > Int64(dictionaries) {
                 guard number == Int64(dictionaries) + 1 else { throw NotUsual() }
-                try skipDictionary(&reader)
+                try skipDictionary()
                 dictionaries += 1
             }
             covered += Int(length)
@@ -181,23 +189,25 @@ struct MessageTextShortcut {
 
     /// Takes an `"@"` group holding nil or a new dictionary, and skips the dictionary's
     /// contents (every nested object to its end-of-object marker).
-    private mutating func skipDictionary(_ reader: inout TokenReader) throws {
-        try Self.typeString(&reader, "@")
-        let object = try Self.next(&reader, .object)
+    private mutating func skipDictionary() throws(NotUsual) {
+        try typeString(UInt8(ascii: "@"))
+        let object = try take(.object)
         if object.form == .null { return }
         guard object.form == .new else { throw NotUsual() }
-        let chain = try classChain(&reader)
-        guard matches(chain, DictionaryObject.immutableChain) || matches(chain, DictionaryObject.mutableChain) else { throw NotUsual() }
+        let chain = try classChain(startingWith: take(.classLink))
+        guard matches(chain, Self.dictionaries) else { throw NotUsual() }
         var open = 1
         while open > 0 {
-            guard let token = try reader.nextCompact() else { throw NotUsual() }
+            guard next < tokens.count else { throw NotUsual() }
+            let token = tokens[next]
+            next += 1
             switch token.code {
             case .object where token.form == .new:
                 open += 1
             case .endOfObject:
                 open -= 1
             case .classLink:
-                _ = try classChain(startingWith: token, &reader)
+                _ = try classChain(startingWith: token)
             default:
                 break
             }
