@@ -13,8 +13,8 @@ import TypedStreamFoundation
 /// versions, its bytes in one `"+"` group) followed by `"iI"` runs that cover the string's
 /// UTF-16 length, each dictionary number known or the next, each new one a nil or a new
 /// `NSDictionary` / `NSMutableDictionary`, and nothing after. It answers `nil` for anything
-/// else — a damaged body included — and the typed decode then gives the text or the error
-/// (code and offset) it always gave.
+/// else — a damaged body included, or one over ``largestBody`` bytes — and the typed decode
+/// then gives the text or the error (code and offset) it always gave.
 ///
 /// What it does not do is decode the attribute dictionaries' entries: their tokens are checked
 /// by the index and skipped. A body whose attribute values are wrong for their classes (an
@@ -43,6 +43,11 @@ struct MessageTextShortcut {
     private static let attributedStrings = [chain(AttributedStringObject.immutableChain), chain(AttributedStringObject.mutableChain)]
     private static let dictionaries = [chain(DictionaryObject.immutableChain), chain(DictionaryObject.mutableChain)]
 
+    /// The largest body taken (message bodies are a few hundred bytes): the tokens are held
+    /// all at once, so a larger archive goes to the typed decode rather than to an array of
+    /// millions of tokens.
+    static let largestBody = 1 << 16
+
     /// The classes of the body being read (reused from one body to the next).
     private var classes: [ClassEntry] = []
     /// The body's bytes.
@@ -55,7 +60,7 @@ struct MessageTextShortcut {
     /// well formed). `compiled` gains the type strings the body's index compiles, as the
     /// typed decode's would.
     mutating func text(of bytes: [UInt8], compiled: inout CompiledTypeStrings) -> String? {
-        guard bytes.first == 4, let index = try? ArchiveIndex(bytes: bytes, compiled: &compiled),
+        guard bytes.count <= Self.largestBody, bytes.first == 4, let index = try? ArchiveIndex(bytes: bytes, compiled: &compiled),
               index.header.streamerVersion == 4, index.topLevelGroupOffsets.count == 1 else { return nil }
         var reader = TokenReader(bytes: bytes, compiled: compiled)
         guard let tokens = try? reader.readAllCompact() else { return nil }
