@@ -6,8 +6,8 @@ import TypedStreamFoundation
 /// every other body to the typed decode (``MessageText/Decoder``).
 ///
 /// The body is first checked whole as the typed decode checks it (``ArchiveIndex``, every
-/// token, reference and class chain), then its tokens are read again in one go and looked at. The shortcut gives the
-/// text only when the archive is one top-level `"@"` group holding a new `NSString` /
+/// token, reference and class chain), then its tokens are read again in one walk and looked at.
+/// The shortcut gives the text only when the archive is one top-level `"@"` group holding a new `NSString` /
 /// `NSMutableString`, or a new `NSAttributedString` / `NSMutableAttributedString` whose string
 /// is a new `NSString` / `NSMutableString` (each with exactly its codec's class chain and
 /// versions, its bytes in one `"+"` group) followed by `"iI"` runs that cover the string's
@@ -38,7 +38,9 @@ struct MessageTextShortcut {
     /// A class chain as the codecs declare it, names as bytes.
     private typealias Chain = [(name: [UInt8], version: Int64)]
 
+    /// `links` with their names as bytes.
     private static func chain(_ links: [ArchiveClassLink]) -> Chain { links.map { (Array($0.name.utf8), $0.version) } }
+    /// The chains each codec reads, immutable and mutable.
     private static let strings = [chain(StringObject.immutableChain), chain(StringObject.mutableChain)]
     private static let attributedStrings = [chain(AttributedStringObject.immutableChain), chain(AttributedStringObject.mutableChain)]
     private static let dictionaries = [chain(DictionaryObject.immutableChain), chain(DictionaryObject.mutableChain)]
