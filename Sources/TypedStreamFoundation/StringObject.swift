@@ -35,10 +35,14 @@ public final class StringObject: ArchivableObject, CustomStringConvertible {
     public var isMutable: Bool { archiveClassChain.first?.name == "NSMutableString" }
 
     /// The length in UTF-16 code units, as `-[NSString length]` counts.
-    public var utf16Count: Int {
+    public var utf16Count: Int { Self.utf16Count(of: bytes) }
+
+    /// The length in UTF-16 code units of the text of archived `bytes` (invalid UTF-8 counted
+    /// as its replacement characters), as ``utf16Count`` gives it.
+    public static func utf16Count(of bytes: ArraySlice<UInt8>) -> Int {
         // ASCII (most text) has one unit per byte: counted without making the string.
         if bytes.allSatisfy({ $0 < 0x80 }) { return bytes.count }
-        return string.utf16.count
+        return String(decoding: bytes, as: UTF8.self).utf16.count
     }
 
     /// Reads the `"+"` group.

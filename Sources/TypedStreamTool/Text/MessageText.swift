@@ -29,6 +29,12 @@ struct MessageText {
     /// The runs (none for a plain string).
     var runs: [Run]
 
+    /// `string` with `runs`.
+    init(string: String, runs: [Run]) {
+        self.string = string
+        self.runs = runs
+    }
+
     /// The text of `root`, or `nil` when it is neither kind of string.
     init?(root: AnyObject?, withRuns: Bool) {
         if let string = root as? StringObject {
@@ -53,10 +59,15 @@ struct MessageText {
         var compiled = CompiledTypeStrings()
         /// Whether to work out the attribute runs too.
         var withRuns = false
+        /// Reads the text of usual bodies without the typed decode, when no runs are asked for.
+        private var shortcut = MessageTextShortcut()
 
         /// The text of the archive `bytes`. Throws ``RecordError``: the coder's code, offset and
         /// reason for a malformed archive, `notText` when the root is something else.
         mutating func decode(_ bytes: [UInt8]) throws(RecordError) -> MessageText {
+            if !withRuns, let string = shortcut.text(of: bytes, compiled: &compiled) {
+                return MessageText(string: string, runs: [])
+            }
             let root: AnyObject?
             do {
                 root = try Unarchiver(bytes: bytes, registry: registry, compiled: &compiled).decodeRootObject()
