@@ -90,10 +90,9 @@ public final class ValueObject: ArchivableObject, CustomStringConvertible {
     /// Throws ``CoderError`` `badContents` for a NULL or unparsable objCType.
     static func decodeTypeAndValue(with decoder: some ObjectDecoder) throws(CoderError) -> (String, ArchivedValue) {
         let offset = decoder.currentObjectOffset
-        guard case .cString(let entry?, _) = try decoder.decodeValue(ofObjCType: "*") else {
+        guard let objCType = try decoder.decodeCString() else {
             throw CoderError(.badContents, at: offset, "NSValue objCType is NULL")
         }
-        let objCType = entry.string
         do {
             return (objCType, try decoder.decodeValue(ofObjCType: objCType))
         } catch where error.code == .invalidValue {

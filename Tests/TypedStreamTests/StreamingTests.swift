@@ -27,6 +27,32 @@ final class ShortWriter: ArchivableObject {
     func encodeContents(with encoder: some ObjectEncoder) throws { try encoder.encode(Int16(truncatingIfNeeded: value)) }
 }
 
+/// Holds C strings (one named twice, so the second is a reference, and a NULL) and structs of
+/// scalars, plain and nested: what `NSValue` and `NSNumber` codecs and rect fields ask for.
+final class TypeNamesAndRects: ArchivableObject {
+    var archiveClassChain: [ArchiveClassLink] { [ArchiveClassLink("TypeNamesAndRects", version: 0), .nsObject] }
+    var names: [String?] = []
+    var rect: ArchivedValue = .ignored
+    var nested: ArchivedValue = .ignored
+    var pair: [ArchivedValue] = []
+    init() {}
+    func decodeContents(with decoder: some ObjectDecoder) throws {
+        names = [try decoder.decodeCString(), try decoder.decodeCString(), try decoder.decodeCString()]
+        rect = try decoder.decodeValue(ofObjCType: "{?=ffff}")
+        nested = try decoder.decodeValue(ofObjCType: "{?={?=ii}f{?=cc}}")
+        pair = try decoder.decodeValues(ofObjCTypes: "{?=ii}f")
+    }
+    func encodeContents(with encoder: some ObjectEncoder) throws {
+        try encoder.encodeValue(.cString(encoder.cString(Array("q".utf8)), referenceWidth: nil), ofObjCType: "*")
+        try encoder.encodeValue(.cString(encoder.cString(Array("q".utf8)), referenceWidth: nil), ofObjCType: "*")
+        try encoder.encodeValue(.cString(nil, referenceWidth: nil), ofObjCType: "*")
+        try encoder.encodeValue(.structure([.float(1.5, form: nil), .float(2, form: nil), .float(-3, form: nil), .float(4.25, form: nil)]), ofObjCType: "{?=ffff}")
+        try encoder.encodeValue(.structure([.structure([.integer(7, width: nil), .integer(-8, width: nil)]), .float(0.5, form: nil),
+                                            .structure([.byte(1), .byte(2)])]), ofObjCType: "{?={?=ii}f{?=cc}}")
+        try encoder.encodeValues([.structure([.integer(1, width: nil), .integer(2, width: nil)]), .float(9, form: nil)], ofObjCTypes: "{?=ii}f")
+    }
+}
+
 /// The streaming decode (``Unarchiver/Options/streaming``): it reads without the graph when
 /// codecs ask only for values and objects, goes over the graph for the rest, and gives the same
 /// results, warnings and errors either way.
@@ -59,6 +85,29 @@ struct StreamingTests {
         #expect(root.child?.child === root)
         #expect(root.child?.weak === root.child)
         #expect(decoder.currentObjectOffset == nil)
+    }
+
+    @Test func cStringsAndStructsStreamAsTheGraphGivesThem() throws {
+        var registry = ClassRegistry()
+        registry.register(TypeNamesAndRects.self, forClassName: "TypeNamesAndRects")
+        let bytes = try Archiver.archivedBytes(withRootObject: TypeNamesAndRects())
+        var results: [TypeNamesAndRects] = []
+        for streaming in [true, false] {
+            let decoder = try Unarchiver(bytes: bytes, registry: registry, options: Self.options(streaming: streaming))
+            results.append(try #require(try decoder.decodeRootObject() as? TypeNamesAndRects))
+            #expect(decoder.isStreaming == streaming)
+        }
+        let (streamed, graphed) = (results[0], results[1])
+        #expect(streamed.names == ["q", "q", nil] && streamed.names == graphed.names)
+        // Values compared by their full descriptions (wire forms and widths included).
+        #expect("\(streamed.rect)" == "\(graphed.rect)" && "\(streamed.nested)" == "\(graphed.nested)")
+        #expect("\(streamed.pair)" == "\(graphed.pair)" && streamed.pair.count == 2)
+        let members = try streamed.rect.members(4)
+        #expect(try members.map { (member) throws(CoderError) in try Float(archivedValue: member) } == [1.5, 2, -3, 4.25])
+        let nested = try streamed.nested.members(3)
+        #expect(try nested[0].members(2).map { (member) throws(CoderError) in try member.integerValue() } == [7, -8])
+        // The same archive read back with the same bytes.
+        #expect(try Archiver.archivedBytes(withRootObject: streamed) == bytes)
     }
 
     @Test func aCallThatNeedsTheGraphIsDoneAgainThereKeepingEarlierInstances() throws {

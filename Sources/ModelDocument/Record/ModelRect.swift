@@ -53,6 +53,12 @@ public struct ModelRect: ObjCValueConvertible, Hashable, Sendable, CustomStringC
     /// Reads a `{?=ffff}` struct. Throws ``CoderError`` `typeMismatch` on another shape.
     public init(archivedValue: ArchivedValue) throws(CoderError) {
         let m = try archivedValue.members(4)
+        // Four floats (every rect of a document) are taken as they are; anything else goes
+        // member by member, which names the first member that is not a float.
+        if case .float(let x, _) = m[0], case .float(let y, _) = m[1], case .float(let width, _) = m[2], case .float(let height, _) = m[3] {
+            self.init(x: x, y: y, width: width, height: height)
+            return
+        }
         self.init(x: try Float(archivedValue: m[0]), y: try Float(archivedValue: m[1]),
                   width: try Float(archivedValue: m[2]), height: try Float(archivedValue: m[3]))
     }

@@ -8,7 +8,7 @@
 /// throws ``CoderError`` (`typeMismatch`, `noMoreValues` …) rather than misreading.
 ///
 /// The requirements with a default implementation below (``nextGroupHasTypeString(_:)``,
-/// ``decodeByteSlice()``, ``object(for:)-(ArchivedValue)``, the offsets) are there for a
+/// ``decodeByteSlice()``, ``decodeCString()``, ``object(for:)-(ArchivedValue)``, the offsets) are there for a
 /// minimal conformer; ``Unarchiver`` answers them itself, faster. The helpers codecs call most —
 /// ``decode(_:)``, ``decodeObject(of:)``, ``decodeBytes()``, ``decodeDataObject()`` — are
 /// extensions written in terms of the requirements, inlinable so that a codec specialized for a
@@ -61,6 +61,9 @@ public protocol ObjectDecoder: AnyObject {
     func decodeValues(ofObjCTypes typeString: String) throws(CoderError) -> [ArchivedValue]
     /// Takes counted bytes (type `"+"`, `decodeBytesWithReturnedLength:`); `nil` for NULL.
     func decodeByteSlice() throws(CoderError) -> ArraySlice<UInt8>?
+    /// Takes a C string (type `"*"`, `decodeValueOfObjCType:"*"`) and returns its text; `nil`
+    /// for NULL. Throws ``CoderError`` `typeMismatch` for another type, `noMoreValues` at the end.
+    func decodeCString() throws(CoderError) -> String?
     /// Takes the next group whatever its type (for keeping an object generically). Throws
     /// `noMoreValues` at the end.
     func decodeGroup() throws(CoderError) -> ArchivedGroup
@@ -105,6 +108,14 @@ extension ObjectDecoder {
             throw CoderError(.badContents, at: currentObjectOffset, "counted bytes expected")
         }
         return payload
+    }
+
+    /// Takes a `"*"` value with ``decodeValue(ofObjCType:)``.
+    public func decodeCString() throws(CoderError) -> String? {
+        guard case .cString(let entry, _) = try decodeValue(ofObjCType: "*") else {
+            throw CoderError(.typeMismatch, at: currentObjectOffset, "a C string expected")
+        }
+        return entry?.string
     }
 
     /// Nil for nil, ``object(for:)-(ArchivedObject)`` for an object, a ``ClassReference`` for

@@ -46,11 +46,20 @@ extension Unarchiver {
 
     /// The values of a straight-line group (see ``TokenReader/isStraightLine(_:)``) whose type
     /// string was just read, operation by operation, without the reader's group frame: the
-    /// values ``streamGroupAsArchived()`` makes, as the graph reader makes them.
-    private func streamStraightLineValues(_ operations: Range<Int>) throws(CoderError) -> GroupValues {
+    /// values ``streamGroupAsArchived()`` makes, as the graph reader makes them. (Also the values
+    /// of a straight-line group a codec asks for by its type string: a `{?=ffff}` read this way
+    /// walks the compiled operations, not the type tree.)
+    func streamStraightLineValues(_ operations: Range<Int>) throws(CoderError) -> GroupValues {
         var values: [ArchivedValue] = []
-        // Where each open struct's members start in `values` (straight-line groups hold no arrays).
-        var structStarts: [Int] = []
+        // Room for every value at once when there can be several (a struct's members): an array
+        // grown from nothing reallocates at each doubling. A group of one operation holds one
+        // value, kept without an array.
+        if operations.count > 1 { values.reserveCapacity(operations.count) }
+        // Where each open struct's members start in `values` (straight-line groups hold no
+        // arrays): the outermost in a local, those nested in it in an array, made only for them.
+        var depth = 0
+        var outermostStart = 0
+        var nestedStarts: [Int] = []
         var pc = operations.lowerBound
         while pc < operations.upperBound {
             let operation = pc
@@ -58,11 +67,14 @@ extension Unarchiver {
             let next = try streamRead { (reader) throws(WireError) in try reader.directValue(at: operation) }
             switch next.code {
             case .structStart:
-                structStarts.append(values.count)
+                if depth == 0 { outermostStart = values.count } else { nestedStarts.append(values.count) }
+                depth += 1
             case .structEnd:
-                guard let start = structStarts.popLast() else { throw streamNeedsGraph() }
+                guard depth > 0 else { throw streamNeedsGraph() }
+                depth -= 1
+                let start = depth == 0 ? outermostStart : nestedStarts.removeLast()
                 // A struct that is the whole group (`{?=ffff}`) takes the members' array as it is.
-                if start == 0, structStarts.isEmpty, pc == operations.upperBound { return .one(.structure(values)) }
+                if start == 0, depth == 0, pc == operations.upperBound { return .one(.structure(values)) }
                 let members = Array(values[start...])
                 values.removeSubrange(start...)
                 values.append(.structure(members))
@@ -71,11 +83,11 @@ extension Unarchiver {
             default:
                 let value = try streamSingleValue(next)
                 // Most groups hold one value: it is kept without an array.
-                if values.isEmpty, structStarts.isEmpty, pc == operations.upperBound { return .one(value) }
+                if values.isEmpty, depth == 0, pc == operations.upperBound { return .one(value) }
                 values.append(value)
             }
         }
-        guard structStarts.isEmpty else { throw streamNeedsGraph() }
+        guard depth == 0 else { throw streamNeedsGraph() }
         return GroupValues(values)
     }
 

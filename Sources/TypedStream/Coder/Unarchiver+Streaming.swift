@@ -26,6 +26,8 @@ struct StreamingState {
     var classes: [StreamedClass?] = []
     /// The C string read at each C-string slot.
     var cStrings: [ArchivedCString?] = []
+    /// The text of the C string read at each C-string slot, once a codec asked for it as text.
+    var cStringTexts: [String?] = []
     /// The objects being decoded, innermost last.
     var open: [StreamedObject] = []
     /// Per shared-string slot: the type string a group with that type string was last taken as.
@@ -197,6 +199,7 @@ extension Unarchiver {
     /// Takes the next group, of type string `typeString`, and returns its values.
     func streamValues(_ typeString: String) throws(CoderError) -> [ArchivedValue] {
         var (types, group) = try streamGroup(typeString)
+        if group.isDirect { return try streamStraightLineValues(group.pc..<group.end).array }
         var values: [ArchivedValue] = []
         values.reserveCapacity(types.count)
         for type in types { values.append(try streamValue(type, in: &group)) }
@@ -223,6 +226,12 @@ extension Unarchiver {
         }
         var (types, group) = try streamGroup(typeString)
         guard types.count == 1 else { throw streamNeedsGraph() }
+        // A straight-line group (`{?=ffff}`, `{_NSRange=II}` …) is read by its compiled
+        // operations, as a group taken whole is, without walking its type tree.
+        if group.isDirect {
+            guard case .one(let value) = try streamStraightLineValues(group.pc..<group.end) else { throw streamNeedsGraph() }
+            return value
+        }
         let value = try streamValue(types[0], in: &group)
         try streamFinish(group)
         return value
@@ -310,6 +319,33 @@ extension Unarchiver {
             stream.cStrings[token.slot] = entry
             return .cString(entry, referenceWidth: nil)
         }
+    }
+
+    /// Takes a one-letter `"*"` group and returns its C string's text: `.some(nil)` for NULL,
+    /// `nil` (taking nothing) when the next group is not such a group, for the general way.
+    func streamCStringText() throws(CoderError) -> String?? {
+        guard !stream.needsGraph, let (pc, code) = stream.reader.peekOneLetterGroup(UInt8(ascii: "*")), code == .cString else { return nil }
+        streamTakeOneLetterGroup()
+        let token = try streamRead { (reader) throws(WireError) in try reader.directValue(at: pc) }
+        guard token.code == .cString else { throw streamNeedsGraph() }
+        switch token.form {
+        case .null:
+            return .some(nil)
+        case .reference:
+            if token.slot < stream.cStringTexts.count, let text = stream.cStringTexts[token.slot] { return text }
+            guard token.slot < stream.cStrings.count, let entry = stream.cStrings[token.slot] else { throw streamNeedsGraph() }
+            return noteCStringText(entry.string, slot: token.slot)
+        default:
+            _ = try streamCStringValue(token)  // the slot's entry, for groups taken whole later
+            return noteCStringText(String(decoding: stream.reader.bytes[token.payload], as: UTF8.self), slot: token.slot)
+        }
+    }
+
+    /// Keeps `text` as the text of the C string in `slot` and returns it.
+    private func noteCStringText(_ text: String, slot: Int) -> String {
+        stream.cStringTexts.pad(toInclude: slot, with: nil)
+        stream.cStringTexts[slot] = text
+        return text
     }
 
     /// A `[Nc]` or union value: raw bytes.

@@ -500,6 +500,17 @@ public final class Unarchiver: ObjectDecoder {
         return payload
     }
 
+    /// Takes a C string (`"*"`) and returns its text, `nil` for NULL (an `NSValue`'s objCType).
+    public func decodeCString() throws(CoderError) -> String? {
+        // Inside an object a streaming decode takes the text straight from the token, made once
+        // per C string however often the archive refers to it (every number names its type).
+        if isStreaming, !stream.open.isEmpty, let text = try streamCStringText() { return text }
+        guard case .cString(let entry, _) = try decodeValue(ofObjCType: "*") else {
+            throw CoderError(.typeMismatch, at: currentObjectOffset, "a C string expected")
+        }
+        return entry?.string
+    }
+
     // MARK: - Objects
 
     /// Decodes the next `"@"` group: the object (typed if its class is registered, else a
