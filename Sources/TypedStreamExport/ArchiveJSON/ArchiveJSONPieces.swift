@@ -22,9 +22,7 @@ extension JSONTextWriter {
 
     /// Bytes as a JSON string when they are UTF-8, else as `{"hex": …}`.
     mutating func bytesField(_ bytes: ArraySlice<UInt8>) {
-        if ByteText.isValidUTF8(bytes) {
-            string(utf8: bytes)
-        } else {
+        if !stringIfUTF8(bytes) {
             beginObject(.inline)
             key("hex")
             hexString(bytes)
