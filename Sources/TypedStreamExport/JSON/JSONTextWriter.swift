@@ -238,7 +238,7 @@ struct JSONTextWriter: ~Copyable {
     /// text) is looked at once and copied whole.
     mutating func stringIfUTF8(_ bytes: ArraySlice<UInt8>) -> Bool {
         let plain = bytes.withUnsafeBufferPointer { text -> Bool in
-            guard Self.plainPrefix(text) == text.count else { return false }
+            guard Self.isPlain(text) else { return false }
             separate()
             reserve(text.count + 2)
             base[count] = UInt8(ascii: "\"")
@@ -433,30 +433,39 @@ struct JSONTextWriter: ~Copyable {
         put(UInt8(ascii: "\""))
     }
 
-    /// How many bytes from the start of `text` are printable ASCII needing no JSON escape (not a
-    /// quote, a backslash, a control character or a byte of 0x80 and above), eight at a time.
+    /// Whether every byte of `text` is printable ASCII needing no JSON escape (not a quote, a
+    /// backslash, a control character or a byte of 0x80 and above): eight at a time, the last
+    /// eight (which may overlap the ones before) as one more word, one at a time below eight.
     @inline(__always)
-    static func plainPrefix(_ text: UnsafeBufferPointer<UInt8>) -> Int {
-        guard let start = text.baseAddress else { return 0 }
+    static func isPlain(_ text: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let start = text.baseAddress else { return true }
         let n = text.count
+        if n < 8 {
+            for i in 0..<n {
+                let b = start[i]
+                if b < 0x20 || b == 0x22 || b == 0x5C || b >= 0x80 { return false }
+            }
+            return true
+        }
         var i = 0
+        while true {
+            if i > n &- 8 { i = n &- 8 }
+            if !isPlainWord(UnsafeRawPointer(start + i).loadUnaligned(as: UInt64.self)) { return false }
+            i &+= 8
+            if i >= n { return true }
+        }
+    }
+
+    /// Whether all eight bytes of `w` are printable ASCII needing no JSON escape.
+    @inline(__always)
+    private static func isPlainWord(_ w: UInt64) -> Bool {
         let ones: UInt64 = 0x0101_0101_0101_0101
-        let highs: UInt64 = 0x8080_8080_8080_8080
-        while i + 8 <= n {
-            let w = UnsafeRawPointer(start + i).loadUnaligned(as: UInt64.self)
-            let low = (w &- ones &* 0x20) & ~w
-            let quote = w ^ (ones &* 0x22)
-            let slash = w ^ (ones &* 0x5C)
-            let hit = (w | low | ((quote &- ones) & ~quote) | ((slash &- ones) & ~slash)) & highs
-            if hit != 0 { break }
-            i += 8
-        }
-        while i < n {
-            let b = start[i]
-            if b < 0x20 || b == 0x22 || b == 0x5C || b >= 0x80 { return i }
-            i += 1
-        }
-        return n
+        // A byte below 0x20, 0x22, 0x5C or of 0x80 and above sets its high bit in the result
+        // (a borrow can flag a byte above a true hit, never one alone).
+        let low = (w &- ones &* 0x20) & ~w
+        let quote = w ^ (ones &* 0x22)
+        let slash = w ^ (ones &* 0x5C)
+        return (w | low | ((quote &- ones) & ~quote) | ((slash &- ones) & ~slash)) & 0x8080_8080_8080_8080 == 0
     }
 
     /// How many bytes from the start of `text` need no JSON escape (a quote, a backslash or a
