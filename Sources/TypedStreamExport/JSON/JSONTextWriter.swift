@@ -201,6 +201,13 @@ struct JSONTextWriter: ~Copyable {
     @inline(__always)
     mutating func key(_ name: StaticString) {
         separate()
+        putName(name)
+        afterKey = true
+    }
+
+    /// `"name": ` (`"name":` when not pretty), with nothing before it.
+    @inline(__always)
+    private mutating func putName(_ name: StaticString) {
         let n = name.utf8CodeUnitCount
         reserve(n + 4)
         base[count] = UInt8(ascii: "\"")
@@ -212,7 +219,6 @@ struct JSONTextWriter: ~Copyable {
             base[count] = 0x20
             count += 1
         }
-        afterKey = true
     }
 
     private mutating func afterName() {
@@ -278,6 +284,11 @@ struct JSONTextWriter: ~Copyable {
     /// Writes an integer.
     mutating func integer(_ value: Int64) {
         separate()
+        appendInteger(value)
+    }
+
+    /// The digits of `value`, after a minus sign when it is negative.
+    private mutating func appendInteger(_ value: Int64) {
         if value < 0 {
             put(UInt8(ascii: "-"))
             appendDigits(value.magnitude)
@@ -290,6 +301,16 @@ struct JSONTextWriter: ~Copyable {
     mutating func unsigned(_ value: UInt64) {
         separate()
         appendDigits(value)
+    }
+
+    /// Writes `{"name": value}`: the text ``beginObject(_:)`` with `.inline`, ``key(_:)``,
+    /// ``integer(_:)`` and ``endObject()`` write, without opening a container.
+    mutating func integerObject(_ name: StaticString, _ value: Int64) {
+        separate()
+        put(UInt8(ascii: "{"))
+        putName(name)
+        appendInteger(value)
+        put(UInt8(ascii: "}"))
     }
 
     /// Writes `true` or `false`.
