@@ -22,9 +22,7 @@ extension JSONTextWriter {
 
     /// Bytes as a JSON string when they are UTF-8, else as `{"hex": …}`.
     mutating func bytesField(_ bytes: ArraySlice<UInt8>) {
-        if ByteText.isValidUTF8(bytes) {
-            string(utf8: bytes)
-        } else {
+        if !stringIfUTF8(bytes) {
             beginObject(.inline)
             key("hex")
             hexString(bytes)
@@ -72,14 +70,15 @@ extension JSONTextWriter {
 
     /// `{"ref": slot}`, with the label's width when it is not the default.
     mutating func reference(_ slot: Int, _ recorded: IntegerWidth?) {
+        let width = IntegerPlace.referenceWidth(recorded: recorded, slot: slot)
+        guard width != IntegerWidth.archiverChoice(forReferenceTo: slot) else {
+            return integerObject("ref", Int64(slot))
+        }
         beginObject(.inline)
         key("ref")
         integer(Int64(slot))
-        let width = IntegerPlace.referenceWidth(recorded: recorded, slot: slot)
-        if width != IntegerWidth.archiverChoice(forReferenceTo: slot) {
-            key("width")
-            string(width.name)
-        }
+        key("width")
+        string(width.name)
         endObject()
     }
 

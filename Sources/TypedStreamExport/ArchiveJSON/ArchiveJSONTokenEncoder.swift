@@ -104,12 +104,16 @@ struct ArchiveJSONTokenEncoder: ~Copyable {
             json.drainIfLarge(into: &out)
             if out.failed { return }
         }
-        if frames.last?.kind == .group { closeGroup() }
+        if topKind == .group { closeGroup() }
         json.endDocument()
         json.drain(into: &out)
     }
 
     private mutating func next() -> CompactToken? { tokens.next() }
+
+    /// The innermost open container's kind, read in place (`frames.last` would copy the frame
+    /// and retain its types).
+    private var topKind: Frame.Kind? { frames.isEmpty ? nil : frames[frames.count - 1].kind }
 
     /// The token `ahead` places after the next one (0: the next), read ahead as needed.
     private mutating func peek(_ ahead: Int) -> CompactToken? { tokens.peek(ahead) }
@@ -161,7 +165,7 @@ struct ArchiveJSONTokenEncoder: ~Copyable {
         case .header, .instanceSize:
             break
         case .typeString, .untypedGroup:
-            if frames.last?.kind == .group { closeGroup() }
+            if topKind == .group { closeGroup() }
             let group = token.code == .typeString ? groupTypes(token.textIndex) : nil
             let canHold = group?.canHoldObject ?? true
             json.beginObject(definesNewObject(isGroup: true, canHoldObject: canHold) ? .hug : .inline)
@@ -186,8 +190,8 @@ struct ArchiveJSONTokenEncoder: ~Copyable {
             json.beginArray()
             frames.append(Frame(kind: .group, types: types))
         case .endOfObject:
-            if frames.last?.kind == .group { closeGroup() }
-            if frames.last?.kind == .objectGroups {
+            if topKind == .group { closeGroup() }
+            if topKind == .objectGroups {
                 frames.removeLast()
                 json.endArray()
                 json.endObject()

@@ -119,6 +119,7 @@ struct JSONTextWriter: ~Copyable {
     }
 
     /// Writes what must come before the next value or key: a comma, a newline and indentation.
+    /// Room is made once for all of it.
     @inline(__always)
     private mutating func separate() {
         if afterKey {
@@ -126,13 +127,20 @@ struct JSONTextWriter: ~Copyable {
             return
         }
         guard openCount > 0 else { return }
-        if top.count > 0 { put(UInt8(ascii: ",")) }
-        if pretty {
-            if top.layout == .block {
-                newline(indent: top.lineIndent + 1)
-            } else if top.count > 0 {
-                put(0x20)
-            }
+        let comma = top.count > 0 ? 1 : 0
+        if pretty, top.layout == .block {
+            let spaces = 2 * (top.lineIndent + 1)
+            reserve(2 + spaces)
+            base[count] = UInt8(ascii: ",")
+            count += comma
+            base[count] = 0x0A
+            (base + count + 1).update(repeating: 0x20, count: spaces)
+            count += 1 + spaces
+        } else if comma != 0 {
+            reserve(2)
+            base[count] = UInt8(ascii: ",")
+            base[count + 1] = 0x20
+            count += pretty ? 2 : 1
         }
         top.count += 1
     }
@@ -188,9 +196,18 @@ struct JSONTextWriter: ~Copyable {
         afterName()
     }
 
-    /// Writes a member name known to need no escapes (a literal of the format).
+    /// Writes a member name known to need no escapes (a literal of the format). Inlined, so the
+    /// name's bytes are copied as constants.
+    @inline(__always)
     mutating func key(_ name: StaticString) {
         separate()
+        putName(name)
+        afterKey = true
+    }
+
+    /// `"name": ` (`"name":` when not pretty), with nothing before it.
+    @inline(__always)
+    private mutating func putName(_ name: StaticString) {
         let n = name.utf8CodeUnitCount
         reserve(n + 4)
         base[count] = UInt8(ascii: "\"")
@@ -202,7 +219,6 @@ struct JSONTextWriter: ~Copyable {
             base[count] = 0x20
             count += 1
         }
-        afterKey = true
     }
 
     private mutating func afterName() {
@@ -221,6 +237,26 @@ struct JSONTextWriter: ~Copyable {
     mutating func string(utf8 text: ArraySlice<UInt8>) {
         separate()
         text.withUnsafeBufferPointer { appendEscaped($0) }
+    }
+
+    /// Writes `bytes` as a string value when they are valid UTF-8 and answers `true`; answers
+    /// `false` and writes nothing when they are not. Printable ASCII with nothing to escape (most
+    /// text) is looked at once and copied whole.
+    mutating func stringIfUTF8(_ bytes: ArraySlice<UInt8>) -> Bool {
+        let plain = bytes.withUnsafeBufferPointer { text -> Bool in
+            guard Self.isPlain(text) else { return false }
+            separate()
+            reserve(text.count + 2)
+            base[count] = UInt8(ascii: "\"")
+            if let source = text.baseAddress { (base + count + 1).update(from: source, count: text.count) }
+            base[count + 1 + text.count] = UInt8(ascii: "\"")
+            count += text.count + 2
+            return true
+        }
+        if plain { return true }
+        guard ByteText.isValidUTF8(bytes) else { return false }
+        string(utf8: bytes)
+        return true
     }
 
     /// Writes bytes as a string of lowercase hex digits.
@@ -248,6 +284,11 @@ struct JSONTextWriter: ~Copyable {
     /// Writes an integer.
     mutating func integer(_ value: Int64) {
         separate()
+        appendInteger(value)
+    }
+
+    /// The digits of `value`, after a minus sign when it is negative.
+    private mutating func appendInteger(_ value: Int64) {
         if value < 0 {
             put(UInt8(ascii: "-"))
             appendDigits(value.magnitude)
@@ -260,6 +301,16 @@ struct JSONTextWriter: ~Copyable {
     mutating func unsigned(_ value: UInt64) {
         separate()
         appendDigits(value)
+    }
+
+    /// Writes `{"name": value}`: the text ``beginObject(_:)`` with `.inline`, ``key(_:)``,
+    /// ``integer(_:)`` and ``endObject()`` write, without opening a container.
+    mutating func integerObject(_ name: StaticString, _ value: Int64) {
+        separate()
+        put(UInt8(ascii: "{"))
+        putName(name)
+        appendInteger(value)
+        put(UInt8(ascii: "}"))
     }
 
     /// Writes `true` or `false`.
@@ -317,10 +368,11 @@ struct JSONTextWriter: ~Copyable {
         count = min(max(position, 0), count)
     }
 
-    /// Moves the text to `out` once it passes 32 KiB.
+    /// Moves the text to `out` once it passes 64 KiB (as much as `out` buffers by default, so it
+    /// goes to the sink without a copy).
     @inline(__always)
     mutating func drainIfLarge(into out: inout OutputWriter) {
-        if count >= 1 << 15 { drain(into: &out) }
+        if count >= OutputWriter.defaultCapacity { drain(into: &out) }
     }
 
     /// Writes `null`.
@@ -329,21 +381,42 @@ struct JSONTextWriter: ~Copyable {
         put("null")
     }
 
+    /// The decimal digits of 0 to 99, two bytes each.
+    private static let digitPairs: StaticString = "00010203040506070809101112131415161718192021222324252627282930313233343536373839404142434445464748495051525354555657585960616263646566676869707172737475767778798081828384858687888990919293949596979899"
+
+    /// Writes the decimal digits of `value`, two at a time from the last.
     private mutating func appendDigits(_ value: UInt64) {
-        var digits = 1
-        var rest = value
-        while rest >= 10 {
-            rest /= 10
+        if value < 10 {
+            put(0x30 + UInt8(truncatingIfNeeded: value))
+            return
+        }
+        var digits = 2
+        var bound: UInt64 = 100
+        while digits < 20, value >= bound {
             digits += 1
+            bound = bound &* 10
         }
         reserve(digits)
-        var i = count + digits - 1
+        let pairs = Self.digitPairs.utf8Start
+        var end = base + count + digits
         var v = value
-        repeat {
-            base[i] = 0x30 + UInt8(truncatingIfNeeded: v % 10)
-            v /= 10
-            i -= 1
-        } while v > 0
+        while v >= 100 {
+            let q = v / 100
+            let pair = Int(truncatingIfNeeded: v &- q &* 100) &* 2
+            end -= 2
+            end[0] = pairs[pair]
+            end[1] = pairs[pair + 1]
+            v = q
+        }
+        if v >= 10 {
+            let pair = Int(truncatingIfNeeded: v) &* 2
+            end -= 2
+            end[0] = pairs[pair]
+            end[1] = pairs[pair + 1]
+        } else {
+            end -= 1
+            end[0] = 0x30 + UInt8(truncatingIfNeeded: v)
+        }
         count += digits
     }
 
@@ -379,6 +452,41 @@ struct JSONTextWriter: ~Copyable {
         }
         if runStart < text.count { put(UnsafeBufferPointer(rebasing: text[runStart...])) }
         put(UInt8(ascii: "\""))
+    }
+
+    /// Whether every byte of `text` is printable ASCII needing no JSON escape (not a quote, a
+    /// backslash, a control character or a byte of 0x80 and above): eight at a time, the last
+    /// eight (which may overlap the ones before) as one more word, one at a time below eight.
+    @inline(__always)
+    static func isPlain(_ text: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let start = text.baseAddress else { return true }
+        let n = text.count
+        if n < 8 {
+            for i in 0..<n {
+                let b = start[i]
+                if b < 0x20 || b == 0x22 || b == 0x5C || b >= 0x80 { return false }
+            }
+            return true
+        }
+        var i = 0
+        while true {
+            if i > n &- 8 { i = n &- 8 }
+            if !isPlainWord(UnsafeRawPointer(start + i).loadUnaligned(as: UInt64.self)) { return false }
+            i &+= 8
+            if i >= n { return true }
+        }
+    }
+
+    /// Whether all eight bytes of `w` are printable ASCII needing no JSON escape.
+    @inline(__always)
+    private static func isPlainWord(_ w: UInt64) -> Bool {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        // A byte below 0x20, 0x22, 0x5C or of 0x80 and above sets its high bit in the result
+        // (a borrow can flag a byte above a true hit, never one alone).
+        let low = (w &- ones &* 0x20) & ~w
+        let quote = w ^ (ones &* 0x22)
+        let slash = w ^ (ones &* 0x5C)
+        return (w | low | ((quote &- ones) & ~quote) | ((slash &- ones) & ~slash)) & 0x8080_8080_8080_8080 == 0
     }
 
     /// How many bytes from the start of `text` need no JSON escape (a quote, a backslash or a
