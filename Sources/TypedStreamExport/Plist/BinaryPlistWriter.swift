@@ -304,15 +304,35 @@ public enum BinaryPlistWriter {
                 switch item {
                 case .collection(let marker, let range):
                     appendMarker(marker, count: marker == 0xD ? range.count / 2 : range.count, into: &bytes)
-                    for r in refs[range] { appendSized(UInt64(r), size: refSize, into: &bytes) }
+                    appendReferences(refs[range], size: refSize, into: &bytes)
                 case .external(let count):
                     appendMarker(0xA, count: count, into: &bytes)
-                    for r in entryIndex.prefix(count) { appendSized(UInt64(r), size: refSize, into: &bytes) }
+                    appendReferences(entryIndex.prefix(count), size: refSize, into: &bytes)
                 case .scalar(let tag, let position):
                     encodeScalar(code, tag: tag, at: position + 1, keys: keys, into: &bytes)
                 }
                 PlistCode.appendVarint(bytes.count, to: &sizes)
                 out.append(bytes)
+            }
+        }
+    }
+
+    /// Appends object references, each `size` bytes big-endian, in one write to the buffer
+    /// (not a sized append per reference).
+    private static func appendReferences<References: Collection>(_ references: References, size: Int, into out: inout [UInt8])
+        where References.Element: BinaryInteger {
+        let start = out.count
+        out.append(contentsOf: repeatElement(0, count: references.count * size))
+        out.withUnsafeMutableBufferPointer { buffer in
+            var position = start
+            for reference in references {
+                let value = UInt64(truncatingIfNeeded: reference)
+                var shift = (size - 1) * 8
+                while shift >= 0 {
+                    buffer[position] = UInt8(truncatingIfNeeded: value >> UInt64(shift))
+                    position += 1
+                    shift -= 8
+                }
             }
         }
     }
@@ -391,14 +411,22 @@ public enum BinaryPlistWriter {
     }
 
     /// Appends a string given as UTF-8: ASCII as bytes, anything else as UTF-16 big-endian.
+    /// The UTF-16 units are transcoded from the bytes in one forward pass (counting a `String`'s
+    /// `utf16` view would index it first, which for a long text costs more than the rest of
+    /// the write); the code holds valid UTF-8, as every ``PlistCode`` string comes from a `String`.
     private static func appendString(_ utf8: UnsafeBufferPointer<UInt8>, into out: inout [UInt8]) {
         if utf8.allSatisfy({ $0 < 0x80 }) {
             appendMarker(0x5, count: utf8.count, into: &out)
             out.append(contentsOf: utf8)
         } else {
-            let units = Array(String(decoding: utf8, as: UTF8.self).utf16)
-            appendMarker(0x6, count: units.count, into: &out)
-            for u in units { out.append(UInt8(u >> 8)); out.append(UInt8(u & 0xFF)) }
+            var units = 0
+            _ = transcode(utf8.makeIterator(), from: UTF8.self, to: UTF16.self, stoppingOnError: false) { _ in units += 1 }
+            appendMarker(0x6, count: units, into: &out)
+            out.reserveCapacity(out.count + 2 * units)
+            _ = transcode(utf8.makeIterator(), from: UTF8.self, to: UTF16.self, stoppingOnError: false) { unit in
+                out.append(UInt8(truncatingIfNeeded: unit >> 8))
+                out.append(UInt8(truncatingIfNeeded: unit))
+            }
         }
     }
 }
