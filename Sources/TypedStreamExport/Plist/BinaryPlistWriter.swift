@@ -411,21 +411,86 @@ public enum BinaryPlistWriter {
     }
 
     /// Appends a string given as UTF-8: ASCII as bytes, anything else as UTF-16 big-endian.
-    /// The UTF-16 units are transcoded from the bytes in one forward pass (counting a `String`'s
-    /// `utf16` view would index it first, which for a long text costs more than the rest of
-    /// the write); the code holds valid UTF-8, as every ``PlistCode`` string comes from a `String`.
     private static func appendString(_ utf8: UnsafeBufferPointer<UInt8>, into out: inout [UInt8]) {
         if utf8.allSatisfy({ $0 < 0x80 }) {
             appendMarker(0x5, count: utf8.count, into: &out)
             out.append(contentsOf: utf8)
-        } else {
-            var units = 0
-            _ = transcode(utf8.makeIterator(), from: UTF8.self, to: UTF16.self, stoppingOnError: false) { _ in units += 1 }
+        } else if let units = utf16Count(utf8) {
             appendMarker(0x6, count: units, into: &out)
-            out.reserveCapacity(out.count + 2 * units)
-            _ = transcode(utf8.makeIterator(), from: UTF8.self, to: UTF16.self, stoppingOnError: false) { unit in
-                out.append(UInt8(truncatingIfNeeded: unit >> 8))
-                out.append(UInt8(truncatingIfNeeded: unit))
+            appendUTF16(utf8, units: units, into: &out)
+        } else {
+            // Not valid UTF-8 (a code string always is: it comes from a `String`).
+            let units = Array(String(decoding: utf8, as: UTF8.self).utf16)
+            appendMarker(0x6, count: units.count, into: &out)
+            for u in units { out.append(UInt8(u >> 8)); out.append(UInt8(u & 0xFF)) }
+        }
+    }
+
+    /// The number of UTF-16 units of `utf8`, or `nil` when it is not valid UTF-8 (a stray or
+    /// missing continuation byte, an overlong form, a surrogate, a scalar above U+10FFFF).
+    /// Counted from the bytes in one pass: a `String`'s `utf16.count` indexes the string first,
+    /// which for a long text costs more than the rest of the write.
+    private static func utf16Count(_ utf8: UnsafeBufferPointer<UInt8>) -> Int? {
+        var units = 0, index = 0
+        let end = utf8.count
+        while index < end {
+            let lead = utf8[index]
+            let length: Int
+            switch lead {
+            case 0..<0x80: length = 1
+            case 0xC2..<0xE0: length = 2
+            case 0xE0..<0xF0: length = 3
+            case 0xF0..<0xF5: length = 4
+            default: return nil
+            }
+            guard end - index >= length else { return nil }
+            var scalar = UInt32(length == 1 ? lead : lead & (0x7F >> length))
+            for offset in 1..<max(length, 1) {
+                let byte = utf8[index + offset]
+                guard byte & 0xC0 == 0x80 else { return nil }
+                scalar = scalar << 6 | UInt32(byte & 0x3F)
+            }
+            switch length {
+            case 3: guard scalar >= 0x800, !(0xD800...0xDFFF).contains(scalar) else { return nil }
+            case 4: guard scalar >= 0x1_0000, scalar <= 0x10_FFFF else { return nil }
+            default: break
+            }
+            units += length == 4 ? 2 : 1
+            index += length
+        }
+        return units
+    }
+
+    /// Appends the `units` UTF-16 units of `utf8` (valid UTF-8, see ``utf16Count(_:)``), big-endian.
+    private static func appendUTF16(_ utf8: UnsafeBufferPointer<UInt8>, units: Int, into out: inout [UInt8]) {
+        let start = out.count
+        out.append(contentsOf: repeatElement(0, count: 2 * units))
+        out.withUnsafeMutableBufferPointer { buffer in
+            var position = start, index = 0
+            func put(_ unit: UInt32) {
+                buffer[position] = UInt8(truncatingIfNeeded: unit >> 8)
+                buffer[position + 1] = UInt8(truncatingIfNeeded: unit)
+                position += 2
+            }
+            while index < utf8.count {
+                let lead = UInt32(utf8[index])
+                if lead < 0x80 {
+                    put(lead)
+                    index += 1
+                } else if lead < 0xE0 {
+                    put((lead & 0x1F) << 6 | UInt32(utf8[index + 1] & 0x3F))
+                    index += 2
+                } else if lead < 0xF0 {
+                    put((lead & 0x0F) << 12 | UInt32(utf8[index + 1] & 0x3F) << 6 | UInt32(utf8[index + 2] & 0x3F))
+                    index += 3
+                } else {
+                    let scalar = (lead & 0x07) << 18 | UInt32(utf8[index + 1] & 0x3F) << 12
+                        | UInt32(utf8[index + 2] & 0x3F) << 6 | UInt32(utf8[index + 3] & 0x3F)
+                    let offset = scalar - 0x1_0000
+                    put(0xD800 | offset >> 10)
+                    put(0xDC00 | offset & 0x3FF)
+                    index += 4
+                }
             }
         }
     }
