@@ -1,5 +1,6 @@
 import ObjCTypeEncoding
 import TypedStream
+import TypedStreamFoundation
 
 /// A class that knows how `NSKeyedArchiver` lays it out: either as a plain property-list value
 /// stored directly in `$objects` (what Apple does for `NSString`, `NSNumber` and `NSData`), or as
@@ -269,6 +270,14 @@ public final class KeyedArchiveEncoder {
     /// keyed layout is refused (`unsupportedObject`): written from a copy, the objects it refers
     /// to would be copies too. ``KeyedArchiveExporter`` decodes such classes generically.
     private func representation(of object: AnyObject) throws(KeyedArchiveError) -> KeyedArchiveRepresentable {
+        // The commonest classes (all final) by a class cast, a comparison of the object's class;
+        // a cast to the protocol looks the conformance up in the runtime's cache each time.
+        if let string = object as? StringObject { return string }
+        if let number = object as? NumberObject { return number }
+        if let dictionary = object as? DictionaryObject { return dictionary }
+        if let array = object as? ArrayObject { return array }
+        if let generic = object as? GenericObject { return generic }
+        if let attributed = object as? AttributedStringObject { return attributed }
         if let representable = object as? KeyedArchiveRepresentable { return representable }
         guard let archivable = object as? ArchivableObject else {
             throw KeyedArchiveError(.unsupportedObject, "\(type(of: object)) is not an archivable object")
