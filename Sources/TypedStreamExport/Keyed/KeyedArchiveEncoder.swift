@@ -1,5 +1,6 @@
 import ObjCTypeEncoding
 import TypedStream
+import TypedStreamFoundation
 
 /// A class that knows how `NSKeyedArchiver` lays it out: either as a plain property-list value
 /// stored directly in `$objects` (what Apple does for `NSString`, `NSNumber` and `NSData`), or as
@@ -58,7 +59,11 @@ public final class KeyedArchiveEncoder {
     private var uids = KeyedObjectUIDs()
     private var classUIDs: [[String]: UInt32] = [:]
     private var retained: [AnyObject] = []
-    private var fieldStack: [[PlistEntry]] = []
+    /// The keys written so far of the objects being written, outermost first, in one buffer
+    /// (a nested object's keys follow its parent's and are taken off when it is done), and
+    /// where each object's keys start: no array is made or grown per object.
+    private var fields: [PlistEntry] = []
+    private var fieldStarts: [Int] = []
     private var classSlots: [ObjectIdentifier: ClassReference] = [:]
     /// The readable keys (`TSRTFText`, `TSArchives`) of the objects being written.
     private let readableKeys = KeyedReadableKeys()
@@ -121,9 +126,9 @@ public final class KeyedArchiveEncoder {
     /// Writes `value` inline under `key` (`encodeInt:forKey:`, `encodeDouble:forKey:` …). Only
     /// meaningful inside ``KeyedArchiveRepresentable/encodeKeyed(with:)``; elsewhere it does nothing.
     public func encode(_ value: PlistValue, forKey key: String) {
-        guard !fieldStack.isEmpty, !overBudget else { return }
+        guard !fieldStarts.isEmpty, !overBudget else { return }
         charge(value)
-        fieldStack[fieldStack.count - 1].append(PlistEntry(key, value))
+        fields.append(PlistEntry(key, value))
     }
 
     /// Writes a reference to `object` under `key` (`encodeObject:forKey:`); nil writes UID 0.
@@ -180,30 +185,39 @@ public final class KeyedArchiveEncoder {
             retained.append(object)
             return ref
         }
-        guard fieldStack.count < options.maximumDepth else {
+        guard fieldStarts.count < options.maximumDepth else {
             throw KeyedArchiveError(.tooDeep, "objects nested deeper than \(options.maximumDepth)")
         }
         let uid = try nextUID()
         table.appendPlaceholder()  // "$null" until the keys are written
         uids.insert(id, uid: uid)
         retained.append(object)
-        fieldStack.append([])
+        let start = fields.count
+        fieldStarts.append(start)
         readableKeys.begin()
         do {
             try form.encodeKeyed(with: self)
         } catch {
-            fieldStack.removeLast()
+            fieldStarts.removeLast()
+            fields.removeSubrange(start...)
             readableKeys.discard()
             throw error
         }
-        var fields = fieldStack.removeLast()
-        fields += try readableKeys.end(self)
+        fieldStarts.removeLast()
+        do {
+            let readable = try readableKeys.end(self)
+            fields += readable
+        } catch {
+            fields.removeSubrange(start...)
+            throw error
+        }
+        defer { fields.removeSubrange(start...) }
         if overBudget {
             let budget = options.maximumTextBytes ?? 0
             throw KeyedArchiveError(.tooLarge, "the keyed archive would hold more than \(budget) bytes of text and data (writing a \(form.keyedClassNames.first ?? "?") object): the archive repeats a long value where it refers to it; convert it to JSON ('--to json'), which keeps references")
         }
         let classRef = try classReference(form.keyedClassNames)
-        table.setObject(Int(uid), classReference: classRef, fields: fields)
+        table.setObject(Int(uid), classReference: classRef, fields: fields[start...])
         return .uid(uid)
     }
 
@@ -256,6 +270,14 @@ public final class KeyedArchiveEncoder {
     /// keyed layout is refused (`unsupportedObject`): written from a copy, the objects it refers
     /// to would be copies too. ``KeyedArchiveExporter`` decodes such classes generically.
     private func representation(of object: AnyObject) throws(KeyedArchiveError) -> KeyedArchiveRepresentable {
+        // The commonest classes (all final) by a class cast, a comparison of the object's class;
+        // a cast to the protocol looks the conformance up in the runtime's cache each time.
+        if let string = object as? StringObject { return string }
+        if let number = object as? NumberObject { return number }
+        if let dictionary = object as? DictionaryObject { return dictionary }
+        if let array = object as? ArrayObject { return array }
+        if let generic = object as? GenericObject { return generic }
+        if let attributed = object as? AttributedStringObject { return attributed }
         if let representable = object as? KeyedArchiveRepresentable { return representable }
         guard let archivable = object as? ArchivableObject else {
             throw KeyedArchiveError(.unsupportedObject, "\(type(of: object)) is not an archivable object")

@@ -58,7 +58,7 @@ struct KeyedObjectTable {
     }
 
     /// Sets entry `index` to the dictionary `{$class: classUID, fields…}`.
-    mutating func setObject(_ index: Int, classReference: PlistValue, fields: [PlistEntry]) {
+    mutating func setObject(_ index: Int, classReference: PlistValue, fields: ArraySlice<PlistEntry>) {
         starts[index] = code.count
         code.append(PlistCode.dictionary)
         PlistCode.appendVarint(fields.count + 1, to: &code)

@@ -304,15 +304,35 @@ public enum BinaryPlistWriter {
                 switch item {
                 case .collection(let marker, let range):
                     appendMarker(marker, count: marker == 0xD ? range.count / 2 : range.count, into: &bytes)
-                    for r in refs[range] { appendSized(UInt64(r), size: refSize, into: &bytes) }
+                    appendReferences(refs[range], size: refSize, into: &bytes)
                 case .external(let count):
                     appendMarker(0xA, count: count, into: &bytes)
-                    for r in entryIndex.prefix(count) { appendSized(UInt64(r), size: refSize, into: &bytes) }
+                    appendReferences(entryIndex.prefix(count), size: refSize, into: &bytes)
                 case .scalar(let tag, let position):
                     encodeScalar(code, tag: tag, at: position + 1, keys: keys, into: &bytes)
                 }
                 PlistCode.appendVarint(bytes.count, to: &sizes)
                 out.append(bytes)
+            }
+        }
+    }
+
+    /// Appends object references, each `size` bytes big-endian, in one write to the buffer
+    /// (not a sized append per reference).
+    private static func appendReferences<References: Collection>(_ references: References, size: Int, into out: inout [UInt8])
+        where References.Element: BinaryInteger {
+        let start = out.count
+        out.append(contentsOf: repeatElement(0, count: references.count * size))
+        out.withUnsafeMutableBufferPointer { buffer in
+            var position = start
+            for reference in references {
+                let value = UInt64(truncatingIfNeeded: reference)
+                var shift = (size - 1) * 8
+                while shift >= 0 {
+                    buffer[position] = UInt8(truncatingIfNeeded: value >> UInt64(shift))
+                    position += 1
+                    shift -= 8
+                }
             }
         }
     }
@@ -395,10 +415,83 @@ public enum BinaryPlistWriter {
         if utf8.allSatisfy({ $0 < 0x80 }) {
             appendMarker(0x5, count: utf8.count, into: &out)
             out.append(contentsOf: utf8)
+        } else if let units = utf16Count(utf8) {
+            appendMarker(0x6, count: units, into: &out)
+            appendUTF16(utf8, units: units, into: &out)
         } else {
+            // Not valid UTF-8 (a code string always is: it comes from a `String`).
             let units = Array(String(decoding: utf8, as: UTF8.self).utf16)
             appendMarker(0x6, count: units.count, into: &out)
             for u in units { out.append(UInt8(u >> 8)); out.append(UInt8(u & 0xFF)) }
+        }
+    }
+
+    /// The number of UTF-16 units of `utf8`, or `nil` when it is not valid UTF-8 (a stray or
+    /// missing continuation byte, an overlong form, a surrogate, a scalar above U+10FFFF).
+    /// Counted from the bytes in one pass: a `String`'s `utf16.count` indexes the string first,
+    /// which for a long text costs more than the rest of the write.
+    private static func utf16Count(_ utf8: UnsafeBufferPointer<UInt8>) -> Int? {
+        var units = 0, index = 0
+        let end = utf8.count
+        while index < end {
+            let lead = utf8[index]
+            let length: Int
+            switch lead {
+            case 0..<0x80: length = 1
+            case 0xC2..<0xE0: length = 2
+            case 0xE0..<0xF0: length = 3
+            case 0xF0..<0xF5: length = 4
+            default: return nil
+            }
+            guard end - index >= length else { return nil }
+            var scalar = UInt32(length == 1 ? lead : lead & (0x7F >> length))
+            for offset in 1..<max(length, 1) {
+                let byte = utf8[index + offset]
+                guard byte & 0xC0 == 0x80 else { return nil }
+                scalar = scalar << 6 | UInt32(byte & 0x3F)
+            }
+            switch length {
+            case 3: guard scalar >= 0x800, !(0xD800...0xDFFF).contains(scalar) else { return nil }
+            case 4: guard scalar >= 0x1_0000, scalar <= 0x10_FFFF else { return nil }
+            default: break
+            }
+            units += length == 4 ? 2 : 1
+            index += length
+        }
+        return units
+    }
+
+    /// Appends the `units` UTF-16 units of `utf8` (valid UTF-8, see ``utf16Count(_:)``), big-endian.
+    private static func appendUTF16(_ utf8: UnsafeBufferPointer<UInt8>, units: Int, into out: inout [UInt8]) {
+        let start = out.count
+        out.append(contentsOf: repeatElement(0, count: 2 * units))
+        out.withUnsafeMutableBufferPointer { buffer in
+            var position = start, index = 0
+            func put(_ unit: UInt32) {
+                buffer[position] = UInt8(truncatingIfNeeded: unit >> 8)
+                buffer[position + 1] = UInt8(truncatingIfNeeded: unit)
+                position += 2
+            }
+            while index < utf8.count {
+                let lead = UInt32(utf8[index])
+                if lead < 0x80 {
+                    put(lead)
+                    index += 1
+                } else if lead < 0xE0 {
+                    put((lead & 0x1F) << 6 | UInt32(utf8[index + 1] & 0x3F))
+                    index += 2
+                } else if lead < 0xF0 {
+                    put((lead & 0x0F) << 12 | UInt32(utf8[index + 1] & 0x3F) << 6 | UInt32(utf8[index + 2] & 0x3F))
+                    index += 3
+                } else {
+                    let scalar = (lead & 0x07) << 18 | UInt32(utf8[index + 1] & 0x3F) << 12
+                        | UInt32(utf8[index + 2] & 0x3F) << 6 | UInt32(utf8[index + 3] & 0x3F)
+                    let offset = scalar - 0x1_0000
+                    put(0xD800 | offset >> 10)
+                    put(0xDC00 | offset & 0x3FF)
+                    index += 4
+                }
+            }
         }
     }
 }

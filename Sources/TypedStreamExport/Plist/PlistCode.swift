@@ -49,7 +49,11 @@ enum PlistCode {
 
         /// The number of `name`, added when new.
         mutating func number(of name: String) -> Int {
-            if let hit = recent.first(where: { $0.name == name }) { return hit.number }
+            // Lengths first: a string comparison that fails costs far more than one that
+            // is cut short by a differing UTF-8 length (a key equal under `==` but of another
+            // length is still found below, in `numbers`).
+            let length = name.utf8.count
+            if let hit = recent.first(where: { $0.name.utf8.count == length && $0.name == name }) { return hit.number }
             let number: Int
             if let known = numbers[name] {
                 number = known

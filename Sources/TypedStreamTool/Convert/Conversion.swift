@@ -51,9 +51,11 @@ enum Converter {
     /// The keyed archive of a Model document's typedstream in the one keyed form of Model
     /// documents, the one `model export` writes and `model import` reads (root `ModelDocument`;
     /// see ModelDocument's `KeyedModelArchive`); `nil` for any other archive, which the generic
-    /// export converts.
-    static func keyedModelDocument(_ index: ArchiveIndex) throws -> [UInt8]? {
-        try KeyedModelArchive.convert(typedstream: index.bytes, index: index)
+    /// export converts. An archive that never names the class `Model` is refused before any
+    /// index is made (the generic export checks every byte itself, and reports bad input with
+    /// its offset).
+    static func keyedModelDocument(_ bytes: [UInt8]) throws -> [UInt8]? {
+        try KeyedModelArchive.convert(typedstream: bytes)
     }
 
     /// Converts typedstream `bytes` to `format`, writing the result to `out` as it is made
@@ -66,19 +68,23 @@ enum Converter {
         case .json:
             try ArchiveJSON.write(ArchiveIndex(bytes: bytes, compiled: &compiled), to: &out)
         case .keyed:
-            if let document = try keyedModelDocument(ArchiveIndex(bytes: bytes, compiled: &compiled)) {
+            if let document = try keyedModelDocument(bytes) {
                 out.append(document)
                 return
             }
-            try KeyedArchiveExporter.writeBinary(typedstream: bytes, options: keyedOptions(options), to: &out)
+            try exportKeyed(bytes, compiled: &compiled) { () throws(KeyedArchiveError) in
+                try KeyedArchiveExporter.writeBinary(typedstream: bytes, options: keyedOptions(options), to: &out)
+            }
         case .keyedXML:
-            if let document = try keyedModelDocument(ArchiveIndex(bytes: bytes, compiled: &compiled)) {
+            if let document = try keyedModelDocument(bytes) {
                 out.append(try xmlText(KeyedArchiveImporter.plist(from: document)))
                 return
             }
             do {
-                try KeyedArchiveExporter.writeXML(typedstream: bytes, options: keyedOptions(options), to: &out)
-            } catch {
+                try exportKeyed(bytes, compiled: &compiled) { () throws(KeyedArchiveError) in
+                    try KeyedArchiveExporter.writeXML(typedstream: bytes, options: keyedOptions(options), to: &out)
+                }
+            } catch let error as KeyedArchiveError {
                 guard error.code == .notRepresentableInXML else { throw error }
                 throw KeyedArchiveError(.notRepresentableInXML, "\(error.reason) (use --to keyed)")
             }
@@ -91,6 +97,20 @@ enum Converter {
             // Every token written anew in the other byte order, from the checked reader (the
             // bytes are those the graph writer gives: tested over the corpus both ways).
             out.append(try ArchiveIndex(bytes: typedstream, compiled: &compiled).write(byteOrder: options.byteOrder))
+        }
+    }
+
+    /// Runs `export`, a keyed export of `bytes` (which checks every byte as it decodes them).
+    /// When it fails because the bytes do not decode, the checked reader's error is thrown
+    /// instead — the one every other command gives for the same bytes; the reader runs only
+    /// then, so a good archive is read once.
+    private static func exportKeyed(_ bytes: [UInt8], compiled: inout CompiledTypeStrings,
+                                    _ export: () throws(KeyedArchiveError) -> Void) throws {
+        do {
+            try export()
+        } catch where error.code == .decoding {
+            _ = try ArchiveIndex(bytes: bytes, compiled: &compiled)
+            throw error
         }
     }
 
