@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import TypedStreamExport
+import TestSupport
 
 struct PlistWriterTests {
     /// A hand-built keyed archive (an NSArray of two strings) opens with Foundation's own
@@ -45,5 +46,34 @@ struct PlistWriterTests {
         }
         #expect(ISODate.format(secondsSince2001: 0) == "2001-01-01T00:00:00Z")
         #expect(ISODate.format(secondsSince2001: -978_307_200) == "1970-01-01T00:00:00Z")
+    }
+
+    /// Strings that are not ASCII are written as UTF-16 straight from their UTF-8 bytes: one, two,
+    /// three and four-byte scalars (a surrogate pair), at the start, middle and end, give the
+    /// units Swift's own `utf16` view gives, and Foundation reads every string back; so do
+    /// seeded random strings over the same scalar ranges.
+    @Test func nonASCIIStringsAreWrittenAsTheirUTF16() throws {
+        var samples = ["é", "wörld ✓", "日本語", "🎉", "a🎉b", "x\u{7FF}\u{800}\u{FFFF}\u{10000}\u{10FFFF}", "\u{0}é"]
+        let seed = TestSeed.resolve("PLIST_UTF16_SEED", label: "plist UTF-16")
+        var random = SplitMix64(seed: seed)
+        let ranges: [ClosedRange<UInt32>] = [0x20...0x7E, 0x80...0x7FF, 0x800...0xD7FF, 0xE000...0xFFFD, 0x1_0000...0x10_FFFF]
+        for _ in 0..<200 {
+            let length = Int.random(in: 1...24, using: &random)
+            var text = String.UnicodeScalarView()
+            for _ in 0..<length {
+                let range = ranges[Int.random(in: 0..<ranges.count, using: &random)]
+                text.append(Unicode.Scalar(UInt32.random(in: range, using: &random))!)
+            }
+            samples.append(String(text))
+        }
+        samples = samples.filter { !$0.utf8.allSatisfy { $0 < 0x80 } }
+        let bytes = BinaryPlistWriter.write(.array(samples.map { PlistValue.string($0) }))
+        for sample in samples {
+            var expected: [UInt8] = []
+            for unit in sample.utf16 { expected += [UInt8(unit >> 8), UInt8(unit & 0xFF)] }
+            #expect(bytes.firstRange(of: expected) != nil, "seed \(seed): \(sample.unicodeScalars.map { String($0.value, radix: 16) })")
+        }
+        let parsed = try #require(try PropertyListSerialization.propertyList(from: Data(bytes), format: nil) as? [String])
+        #expect(parsed == samples, "seed \(seed)")
     }
 }

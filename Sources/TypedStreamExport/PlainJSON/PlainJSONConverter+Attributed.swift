@@ -27,13 +27,7 @@ extension PlainJSONConverter {
     /// `{"string", "runs": [{"location", "length", "attributes"}]}` for the attributed string
     /// whose `new` is at `start`, or `nil` when its shape is not the usual one.
     mutating func attributedJSON(start: Int) -> JSONValue? {
-        guard let link = stream.item(start + 1), link.code == .classLink, link.form != .null,
-              codecAccepts(classSlot: Int(link.slot), .attributed) else { return nil }
-        var i = start + 2
-        if link.form == .new {
-            guard let after = Self.afterChain(from: i, { stream.item($0) }) else { return nil }
-            i = after
-        }
+        guard var i = afterClass(ofObjectAt: start, accepted: .attributed) else { return nil }
         // The string: a new one of the usual shape.
         guard isOneAtGroup(at: i), let stringToken = stream.item(i + 1), stringToken.form == .new,
               let (text, afterString) = newStringText(at: i + 1) else { return nil }
@@ -79,13 +73,7 @@ extension PlainJSONConverter {
     /// it, and the position after its end of object; `nil` unless every key is a string and
     /// every value a new number, string or absolute URL, or nil.
     mutating func attributeDictionary(at position: Int) -> (JSONValue, Int)? {
-        guard let link = stream.item(position + 1), link.code == .classLink, link.form != .null,
-              codecAccepts(classSlot: Int(link.slot), .dictionary) else { return nil }
-        var i = position + 2
-        if link.form == .new {
-            guard let after = Self.afterChain(from: i, { stream.item($0) }) else { return nil }
-            i = after
-        }
+        guard var i = afterClass(ofObjectAt: position, accepted: .dictionary) else { return nil }
         guard let countType = stream.item(i), countType.code == .typeString, bytes[countType.payload].elementsEqual("i".utf8),
               let count = stream.item(i + 1), count.code == .integer, count.value >= 0, count.value <= Int64(Self.attributedEntryLimit) else { return nil }
         i += 2
@@ -134,28 +122,33 @@ extension PlainJSONConverter {
                   let json = usualNumberJSON(shape) else { return nil }
             return (json, position + 2 + shape.count)
         case .url:
-            return urlValue(at: position, link: link)
+            return urlValue(at: position)
         default:
             return nil
         }
     }
 
-    /// The JSON of the new absolute URL at `position` (whose first class link is `link`) — an
+    /// The JSON of the new absolute URL at `position` — an
     /// `NSURL` of the usual shape, a `"c"` 0 then a new string — as its typed decoding gives
     /// (``FoundationPlainJSON/urlJSON(_:)``), and the position after it; `nil` for any other shape.
-    mutating func urlValue(at position: Int, link: PlainItem) -> (JSONValue, Int)? {
-        guard codecAccepts(classSlot: Int(link.slot), .url) else { return nil }
-        var i = position + 2
-        if link.form == .new {
-            guard let after = Self.afterChain(from: i, { stream.item($0) }) else { return nil }
-            i = after
-        }
+    mutating func urlValue(at position: Int) -> (JSONValue, Int)? {
+        guard let i = afterClass(ofObjectAt: position, accepted: .url) else { return nil }
         guard let flagType = stream.item(i), flagType.code == .typeString, bytes[flagType.payload].elementsEqual("c".utf8),
               let flag = stream.item(i + 1), flag.code == .byte, flag.value == 0,
               isOneAtGroup(at: i + 2), let stringToken = stream.item(i + 3), stringToken.code == .object, stringToken.form == .new,
               let (text, after) = newStringText(at: i + 3),
               let end = stream.item(after), end.code == .endOfObject else { return nil }
         return (FoundationPlainJSON.urlJSON(String(decoding: text, as: UTF8.self)), after + 1)
+    }
+
+    /// The position after the class of the object whose `new` is at `position` (its first class
+    /// link, and the rest of its chain when that link is new), when the class's codec is the
+    /// `kind` the direct path writes; `nil` otherwise.
+    mutating func afterClass(ofObjectAt position: Int, accepted kind: DirectKind) -> Int? {
+        guard let link = stream.item(position + 1), link.code == .classLink, link.form != .null,
+              codecAccepts(classSlot: Int(link.slot), kind) else { return nil }
+        guard link.form == .new else { return position + 2 }
+        return Self.afterChain(from: position + 2, { stream.item($0) })
     }
 
     /// The text of the new string at `position` when its class's codec reads it as a string of
