@@ -40,9 +40,7 @@ public final class StringObject: ArchivableObject, CustomStringConvertible {
     /// The length in UTF-16 code units of the text of archived `bytes` (invalid UTF-8 counted
     /// as its replacement characters), as ``utf16Count`` gives it.
     public static func utf16Count(of bytes: ArraySlice<UInt8>) -> Int {
-        // ASCII (most text) has one unit per byte: counted without making the string.
-        if bytes.allSatisfy({ $0 < 0x80 }) { return bytes.count }
-        return String(decoding: bytes, as: UTF8.self).utf16.count
+        UTF16Length.ofText(bytes)
     }
 
     /// Reads the `"+"` group.

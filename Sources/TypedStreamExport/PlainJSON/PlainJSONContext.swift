@@ -117,30 +117,19 @@ public final class PlainJSONContext: @unchecked Sendable {
     /// ``chainVersionsAreZero(_:for:)`` for the objects of the class in `classSlot`.
     func chainVersionsAreZero(classSlot: Int, for names: [String]) -> Bool {
         if let known = chainVersionCheck[classSlot] { return known }
-        let wanted = names.map { Array($0.utf8) }
-        var ok = true
-        var current = classSlot
-        var links = 0
-        while current >= 0, links <= index.slotCount {
-            if let name = index.text(ofSlot: current), wanted.contains(where: { name.elementsEqual($0) }), (classes[current]?.version ?? 0) != 0 {
-                ok = false
-                break
-            }
-            current = classes[current]?.superclass ?? -1
-            links += 1
-        }
+        let ok = chainVersions(classSlot: classSlot, within: names.map { ($0, 0...0) })
         if chainVersionCheck.count < 1 << 12 { chainVersionCheck[classSlot] = ok }
         return ok
     }
 
     /// Whether each class of the chain from `classSlot` up that `supported` names is at a
     /// version in its range (as a codec's `requireChainVersions` checks; classes not named pass).
-    func chainVersions(classSlot: Int, within supported: KeyValuePairs<String, ClosedRange<Int64>>) -> Bool {
+    func chainVersions(classSlot: Int, within supported: [(name: String, versions: ClosedRange<Int64>)]) -> Bool {
         var current = classSlot
         var links = 0
         while current >= 0, links <= index.slotCount {
             if let name = index.text(ofSlot: current),
-               let range = supported.first(where: { name.elementsEqual($0.key.utf8) })?.value,
+               let range = supported.first(where: { name.elementsEqual($0.name.utf8) })?.versions,
                !range.contains(classes[current]?.version ?? 0) {
                 return false
             }

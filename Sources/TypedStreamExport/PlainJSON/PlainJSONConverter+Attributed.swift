@@ -32,7 +32,7 @@ extension PlainJSONConverter {
         guard isOneAtGroup(at: i), let stringToken = stream.item(i + 1), stringToken.form == .new,
               let (text, afterString) = newStringText(at: i + 1) else { return nil }
         i = afterString
-        let total = Self.utf16Count(text)
+        let total = UTF16Length.ofText(text)
         // The runs, until their lengths cover the string.
         var dictionaries: [JSONValue] = []
         var runs: [JSONValue] = []
@@ -191,15 +191,6 @@ extension PlainJSONConverter {
         }
     }
 
-    /// The number of UTF-16 code units of valid UTF-8 `text`.
-    static func utf16Count(_ text: ArraySlice<UInt8>) -> Int {
-        var count = 0
-        for byte in text where byte & 0xC0 != 0x80 {
-            count += byte >= 0xF0 ? 2 : 1
-        }
-        return count
-    }
-
     /// Whether the class in `classSlot` is one `kind`'s Foundation codec reads (typed) with
     /// its chain's versions as that codec accepts them (asked once per class).
     mutating func codecAccepts(classSlot: Int, _ kind: DirectKind) -> Bool {
@@ -209,10 +200,10 @@ extension PlainJSONConverter {
         if known != 0 { return known == 1 }
         let accepted: Bool
         switch kind {
-        case .string: accepted = context.chainVersions(classSlot: classSlot, within: ["NSString": 1...1])
-        case .dictionary: accepted = context.chainVersions(classSlot: classSlot, within: ["NSMutableDictionary": 0...0, "NSDictionary": 0...0])
-        case .attributed: accepted = context.chainVersions(classSlot: classSlot, within: ["NSMutableAttributedString": 0...0, "NSAttributedString": 0...0])
-        case .url: accepted = context.chainVersions(classSlot: classSlot, within: ["NSURL": 0...0])
+        case .string: accepted = context.chainVersions(classSlot: classSlot, within: [("NSString", 1...1)])
+        case .dictionary: accepted = context.chainVersions(classSlot: classSlot, within: [("NSMutableDictionary", 0...0), ("NSDictionary", 0...0)])
+        case .attributed: accepted = context.chainVersions(classSlot: classSlot, within: [("NSMutableAttributedString", 0...0), ("NSAttributedString", 0...0)])
+        case .url: accepted = context.chainVersions(classSlot: classSlot, within: [("NSURL", 0...0)])
         default: accepted = false
         }
         codecChecks[classSlot] = accepted ? 1 : 2

@@ -1,3 +1,5 @@
+import TypedStream
+
 /// Writes ``PlistValue``s as `bplist00` binary property lists — the container format of
 /// `NSKeyedArchiver` archives. Equal strings, numbers and UIDs are stored once, as
 /// CoreFoundation does.
@@ -415,7 +417,7 @@ public enum BinaryPlistWriter {
         if utf8.allSatisfy({ $0 < 0x80 }) {
             appendMarker(0x5, count: utf8.count, into: &out)
             out.append(contentsOf: utf8)
-        } else if let units = utf16Count(utf8) {
+        } else if let units = UTF16Length.ofValidUTF8(utf8) {
             appendMarker(0x6, count: units, into: &out)
             appendUTF16(utf8, units: units, into: &out)
         } else {
@@ -426,42 +428,7 @@ public enum BinaryPlistWriter {
         }
     }
 
-    /// The number of UTF-16 units of `utf8`, or `nil` when it is not valid UTF-8 (a stray or
-    /// missing continuation byte, an overlong form, a surrogate, a scalar above U+10FFFF).
-    /// Counted from the bytes in one pass: a `String`'s `utf16.count` indexes the string first,
-    /// which for a long text costs more than the rest of the write.
-    private static func utf16Count(_ utf8: UnsafeBufferPointer<UInt8>) -> Int? {
-        var units = 0, index = 0
-        let end = utf8.count
-        while index < end {
-            let lead = utf8[index]
-            let length: Int
-            switch lead {
-            case 0..<0x80: length = 1
-            case 0xC2..<0xE0: length = 2
-            case 0xE0..<0xF0: length = 3
-            case 0xF0..<0xF5: length = 4
-            default: return nil
-            }
-            guard end - index >= length else { return nil }
-            var scalar = UInt32(length == 1 ? lead : lead & (0x7F >> length))
-            for offset in 1..<max(length, 1) {
-                let byte = utf8[index + offset]
-                guard byte & 0xC0 == 0x80 else { return nil }
-                scalar = scalar << 6 | UInt32(byte & 0x3F)
-            }
-            switch length {
-            case 3: guard scalar >= 0x800, !(0xD800...0xDFFF).contains(scalar) else { return nil }
-            case 4: guard scalar >= 0x1_0000, scalar <= 0x10_FFFF else { return nil }
-            default: break
-            }
-            units += length == 4 ? 2 : 1
-            index += length
-        }
-        return units
-    }
-
-    /// Appends the `units` UTF-16 units of `utf8` (valid UTF-8, see ``utf16Count(_:)``), big-endian.
+    /// Appends the `units` UTF-16 units of `utf8` (valid UTF-8, see ``UTF16Length``), big-endian.
     private static func appendUTF16(_ utf8: UnsafeBufferPointer<UInt8>, units: Int, into out: inout [UInt8]) {
         let start = out.count
         out.append(contentsOf: repeatElement(0, count: 2 * units))
