@@ -29,7 +29,6 @@ struct MessageTextShortcut {
     /// A class met in the body: where its name lies, its version, and its superclass's slot
     /// (`-1` for none, or not read yet).
     private struct ClassEntry {
-        var slot: Int
         var name: Range<Int>
         var version: Int64
         var superclass: Int
@@ -50,8 +49,8 @@ struct MessageTextShortcut {
     /// millions of tokens.
     static let largestBody = 1 << 16
 
-    /// The classes of the body being read (reused from one body to the next).
-    private var classes: [ClassEntry] = []
+    /// The classes of the body being read, by slot (reused from one body to the next).
+    private var classes: [ClassEntry?] = []
     /// The body's bytes.
     private var bytes: [UInt8] = []
     /// The body's tokens, and the next one to take.
@@ -70,6 +69,7 @@ struct MessageTextShortcut {
         self.tokens = tokens
         next = 0
         classes.removeAll(keepingCapacity: true)
+        classes.append(contentsOf: repeatElement(nil, count: index.slotCount))
         return try? read()
     }
 
@@ -129,7 +129,8 @@ struct MessageTextShortcut {
             let slot: Int?
             switch link.form {
             case .new:
-                classes.append(ClassEntry(slot: link.slot, name: link.payload, version: link.value, superclass: -1))
+                guard link.slot >= 0, link.slot < classes.count else { throw NotUsual() }
+                classes[link.slot] = ClassEntry(name: link.payload, version: link.value, superclass: -1)
                 slot = link.slot
             case .reference:
                 guard entry(link.slot) != nil else { throw NotUsual() }
@@ -137,7 +138,7 @@ struct MessageTextShortcut {
             default:
                 slot = nil
             }
-            if let previous, let slot, let at = classes.firstIndex(where: { $0.slot == previous }) { classes[at].superclass = slot }
+            if let previous, let slot { classes[previous]?.superclass = slot }
             if first == nil { first = slot }
             guard let slot, link.form == .new else { break }
             previous = slot
@@ -149,7 +150,7 @@ struct MessageTextShortcut {
 
     /// The class noted at `slot`.
     private func entry(_ slot: Int) -> ClassEntry? {
-        classes.first { $0.slot == slot }
+        slot >= 0 && slot < classes.count ? classes[slot] : nil
     }
 
     /// Whether the chain starting at class `slot` is exactly one of `chains` (names and versions).
