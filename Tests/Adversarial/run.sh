@@ -20,7 +20,7 @@ OUT="${TMPDIR:-/tmp}/typedstream-adversarial"
 TIMEOUT=60
 MEM_LIMIT_MB=4096       # address-space cap per command (0: none); protects the machine
 PEAK_LIMIT_KB=2097152   # peak RSS above this is a failure
-RATIO_LIMIT=20          # time(16 MB) / max(time(1 MB), 0.05 s) above this is a failure
+RATIO_LIMIT=20          # cpu(16 MB) / max(cpu(1 MB), 0.05 s) above this is a failure
 REUSE=0
 
 usage() {
@@ -51,7 +51,7 @@ mkdir -p "$OUT/logs"
 OUT=$(cd "$OUT" && pwd)
 SCRATCH="$OUT/scratch"
 TSV="$OUT/results.tsv"
-printf 'shape\tsize_mb\tcommand\texit\tseconds\tpeak_kb\n' > "$TSV"
+printf 'shape\tsize_mb\tcommand\texit\tseconds\tpeak_kb\tcpu_seconds\n' > "$TSV"
 
 LIMIT=()
 if [ "$MEM_LIMIT_MB" != 0 ] && command -v prlimit >/dev/null; then
@@ -67,12 +67,13 @@ run() {
     shift 4
     local tf="$SCRATCH/.time" ef="$SCRATCH/.stderr"
     rm -f "$tf"
-    (cd "$SCRATCH" && /usr/bin/time -f '%e %M' -o "$tf" \
+    (cd "$SCRATCH" && /usr/bin/time -f '%e %M %U %S' -o "$tf" \
         timeout -k 5 "$TIMEOUT" ${LIMIT[@]+"${LIMIT[@]}"} "$BIN" "$@" >"$stdout" 2>"$ef")
     LAST_RC=$?
-    local secs=NA kb=NA
-    if [ -s "$tf" ]; then read -r secs kb < <(tail -n 1 "$tf"); fi
-    printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$shape" "$size" "$name" "$LAST_RC" "$secs" "$kb" >> "$TSV"
+    local secs=NA kb=NA user=NA sys=NA cpu=NA
+    if [ -s "$tf" ]; then read -r secs kb user sys < <(tail -n 1 "$tf"); fi
+    case $user$sys in *[!0-9.]*|'') ;; *) cpu=$(awk -v u="$user" -v s="$sys" 'BEGIN { printf "%.2f", u + s }') ;; esac
+    printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$shape" "$size" "$name" "$LAST_RC" "$secs" "$kb" "$cpu" >> "$TSV"
     case $LAST_RC in 0|1|64) ;; *) head -c 2000 "$ef" > "$OUT/logs/${size}mb-$shape-$name.err" ;; esac
     printf '  %-22s %-18s exit %-4s %8ss %10s KB\n' "$shape" "$name" "$LAST_RC" "$secs" "$kb"
 }
@@ -81,7 +82,7 @@ run() {
 compare() {
     local shape=$1 size=$2 name=$3 a=$4 b=$5 rc=0
     cmp -s "$a" "$b" || rc=1
-    printf '%s\t%s\t%s\t%s\t0\t0\n' "$shape" "$size" "$name" "$rc" >> "$TSV"
+    printf '%s\t%s\t%s\t%s\t0\t0\t0\n' "$shape" "$size" "$name" "$rc" >> "$TSV"
     printf '  %-22s %-18s %s\n' "$shape" "$name" "$([ $rc = 0 ] && echo identical || echo DIFFERENT)"
 }
 
@@ -165,7 +166,7 @@ valid = {l.split("\t")[0]: l.split("\t")[2] for l in listing.splitlines() if l}
 rows = [l.rstrip("\n").split("\t") for l in open(tsv)][1:]
 fails = []
 times = {}
-for shape, size, cmd, rc, secs, kb in rows:
+for shape, size, cmd, rc, secs, kb, cpu in rows:
     why = []
     if cmd == "encode-identical":
         if rc != "0" and valid.get(shape) in ("yes", "wire"):
@@ -182,15 +183,15 @@ for shape, size, cmd, rc, secs, kb in rows:
             why.append("peak %.1f GB" % (int(kb) / 1048576))
     if why:
         fails.append((shape, size, cmd, rc, secs, kb, ", ".join(why)))
-    if secs not in ("NA", "") and cmd != "encode-identical":
-        times[(shape, cmd, size)] = (float(secs), rc)
+    if cpu not in ("NA", "") and cmd != "encode-identical":
+        times[(shape, cmd, size)] = (float(cpu), rc)
 for (shape, cmd, size), (t16, rc16) in sorted(times.items()):
     if float(size) != 16 or (shape, cmd, "1") not in times:
         continue
     t1 = times[(shape, cmd, "1")][0]
     ratio = t16 / max(t1, 0.05)
     if ratio > ratio_limit:
-        fails.append((shape, "1->16", cmd, rc16, "%.2f->%.2f" % (t1, t16), "", "time ratio %.0f" % ratio))
+        fails.append((shape, "1->16", cmd, rc16, "%.2f->%.2f" % (t1, t16), "", "CPU time ratio %.0f" % ratio))
 print()
 print("%d commands run, %d failures" % (len(rows), len(fails)))
 if fails:
