@@ -192,3 +192,79 @@ struct StreamingTests {
         }
     }
 }
+
+/// Writes what generic objects hold in every shape: objects of its own and shared, a cycle,
+/// C strings and structs (through ``TypeNamesAndRects``), objects in a group of several values
+/// and in an array, and a class value. Decoded without codecs, so every object is generic.
+final class EveryShapeHolder: ArchivableObject {
+    var archiveClassChain: [ArchiveClassLink] { [ArchiveClassLink("EveryShapeHolder", version: 1), .nsObject] }
+    let names = TypeNamesAndRects()
+    let node = Node("cycle")
+    let other = Node("other")
+    init() {
+        names.names = ["i", "i", nil]
+        node.child = other
+        other.weak = node
+    }
+    func decodeContents(with decoder: some ObjectDecoder) throws {}
+    func encodeContents(with encoder: some ObjectEncoder) throws {
+        guard let archiver = encoder as? Archiver else { return }
+        try archiver.encodeObject(names)
+        try archiver.encodeObject(node)
+        try archiver.encodeValues([archiver.archivedValue(for: node), archiver.archivedValue(for: other), .integer(5, width: nil)], ofObjCTypes: "@@i")
+        try archiver.encodeValue(.array([archiver.archivedValue(for: other), .object(nil, referenceWidth: nil)]), ofObjCType: "[2@]")
+        let root = ArchivedClass(name: Array("NSObject".utf8), version: 0)
+        try archiver.encodeValue(.classObject(ArchivedClass(name: Array("Widget".utf8), version: 3, superclass: root), referenceWidth: nil), ofObjCType: "#")
+        try archiver.encodeObject(TypeNamesAndRects())  // its C strings refer to those of `names`
+    }
+}
+
+extension StreamingTests {
+    /// The groups of every generic object of a decode, described value by value, each object a
+    /// group refers to by its slot, class, and whether the object maps it to the instance the
+    /// decode made for that slot.
+    static func genericGroups(_ bytes: [UInt8], streaming: Bool) throws -> [String] {
+        let decoder = try Unarchiver(bytes: bytes, options: options(streaming: streaming))
+        _ = try decoder.decodeRootObject()
+        var instances: [Int: AnyObject] = [:]
+        decoder.forEachDecodedObjectInSlot { slot, _, instance in instances[slot] = instance }
+        var described: [String] = []
+        for slot in instances.keys.sorted() {
+            guard let generic = instances[slot] as? GenericObject else { continue }
+            func describe(_ value: ArchivedValue) -> String {
+                switch value {
+                case .object(let entry?, let width):
+                    let same = entry.sourceIndex.flatMap { instances[$0] }.map { $0 === generic.object(for: entry) } ?? false
+                    return "@#\(entry.sourceIndex ?? -1) \(entry.className) at \(entry.sourceOffset ?? -1) \(String(describing: width)) same \(same)"
+                case .objectSlotClass(let entry, let width):
+                    return "@class \(entry.links) \(String(describing: width))"
+                case .classObject(let entry, let width):
+                    return "#\(entry?.links ?? []) \(entry?.nameDecision.map { "\($0)" } ?? "-") \(String(describing: width))"
+                case .cString(let entry, let width):
+                    return "*\(entry?.string ?? "NULL") #\(entry?.sourceIndex ?? -1) \(entry?.textDecision.map { "\($0)" } ?? "-") \(String(describing: width))"
+                case .array(let values):
+                    return "[" + values.map(describe).joined(separator: ", ") + "]"
+                case .structure(let values):
+                    return "{" + values.map(describe).joined(separator: ", ") + "}"
+                default:
+                    return "\(value)"
+                }
+            }
+            let groups = generic.groups.map { group in
+                "\(group.typeText) \(group.typeStringDecision.map { "\($0)" } ?? "-") at \(group.offset ?? -1): " + group.values.map(describe).joined(separator: "; ")
+            }
+            described.append("#\(slot) \(generic.archiveClassChain) end \(generic.endOffset ?? -1) objects \(generic.objects.count)\n  " + groups.joined(separator: "\n  "))
+        }
+        return described
+    }
+
+    @Test func genericObjectsKeptCompactGiveTheGraphsGroups() throws {
+        let bytes = try Archiver.archivedBytes(withRootObject: EveryShapeHolder())
+        let streamed = try Self.genericGroups(bytes, streaming: true)
+        let graphed = try Self.genericGroups(bytes, streaming: false)
+        #expect(streamed.count == 5)
+        #expect(streamed == graphed)
+        #expect(streamed.joined().contains("Widget"))
+        #expect(streamed.joined().contains("same false") == false)
+    }
+}

@@ -245,6 +245,37 @@ public struct ArchiveIndex: Sendable {
         return part
     }
 
+    /// A reader of the archive again from `offset`, the end of its header: the index's tables
+    /// complete (shared with it, not copied), each new item checked against them rather than
+    /// appended. What the streaming ``Unarchiver`` reads with.
+    func rereader(fromHeaderEnd offset: Int) -> TokenReader {
+        partReader(at: offset, nextSlot: 0)
+    }
+
+    /// The link that defined the class in `slot` and the link after it (its superclass: nil,
+    /// a reference, or a new class); `nil` when `slot` is not a class.
+    func classLinks(ofClass slot: Int) -> (link: CompactToken, superclass: CompactToken)? {
+        guard kind(ofSlot: slot) == .class else { return nil }
+        var part = partReader(at: start(ofSlot: slot), nextSlot: slot)
+        guard let link = try? part.readClassLink(), link.form == .new, let superclass = try? part.readClassLink() else { return nil }
+        return (link, superclass)
+    }
+
+    /// The token that defined the C string in `slot` (form `new`, its text fields set); `nil`
+    /// when `slot` is not a C string.
+    func cStringToken(ofSlot slot: Int) -> CompactToken? {
+        guard kind(ofSlot: slot) == .cString else { return nil }
+        let start = start(ofSlot: slot)
+        // The C string's `0x84` takes the slot; its text (a shared string) follows.
+        var part = partReader(at: start + 1, nextSlot: slot + 1)
+        var token = CompactToken(.cString, start: start, end: start, depth: 0)
+        guard (try? part.readSharedString(into: &token, what: "the text of a C string", allowNil: false)) == true else { return nil }
+        token.form = .new
+        token.slot = slot
+        token.end = part.offset
+        return token
+    }
+
     /// The reader as it was at the end (tables complete), set to read again from `offset`,
     /// where the next new item takes object-table slot `nextSlot`: nothing open, nothing pending.
     private func partReader(at offset: Int, nextSlot: Int) -> TokenReader {

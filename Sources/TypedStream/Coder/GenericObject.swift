@@ -5,40 +5,97 @@ public final class GenericObject: ArchivableObject, HoldsObjects, CustomStringCo
     /// The class chain as read, most derived first.
     @exclusivity(unchecked) public var archiveClassChain: [ArchiveClassLink] = []
     /// The groups as read (values keep their recorded wire decisions).
-    @exclusivity(unchecked) public var groups: [ArchivedGroup] = []
+    ///
+    /// An object a streaming decode read is kept compact — its slot and the instances it refers
+    /// to — and its groups are read again from the archive the first time this (or
+    /// ``objects``) is asked for: the graph-style entries they refer to are shared by the
+    /// generic objects of one decode, as the graph reader shares them, so like those entries
+    /// the objects of one decode are for one thread at a time.
+    public var groups: [ArchivedGroup] {
+        get {
+            if compact != nil { expand() }
+            return storedGroups
+        }
+        set {
+            if compact != nil { expand() }
+            storedGroups = newValue
+        }
+        _modify {
+            if compact != nil { expand() }
+            yield &storedGroups
+        }
+    }
     /// The decoded instances of the objects the groups refer to, by the identity of their
     /// ``ArchivedObject``.
-    @exclusivity(unchecked) public var objects: [ObjectIdentifier: AnyObject] = [:]
+    public var objects: [ObjectIdentifier: AnyObject] {
+        get {
+            if compact != nil { expand() }
+            return storedObjects
+        }
+        set {
+            if compact != nil { expand() }
+            storedObjects = newValue
+        }
+        _modify {
+            if compact != nil { expand() }
+            yield &storedObjects
+        }
+    }
     /// The graph entry this object was decoded from, when it was decoded over the graph (`nil`
     /// when a streaming decode read it straight from the bytes).
     @exclusivity(unchecked) public private(set) var source: ArchivedObject?
     /// The byte offset of the object's end-of-object marker in the archive it was read from.
     @exclusivity(unchecked) public private(set) var endOffset: Int?
 
+    @exclusivity(unchecked) private var storedGroups: [ArchivedGroup] = []
+    @exclusivity(unchecked) private var storedObjects: [ObjectIdentifier: AnyObject] = [:]
+    /// What a streaming decode kept instead of the groups, until they are asked for.
+    @exclusivity(unchecked) private var compact: CompactGenericContents?
+
     /// Creates an empty generic object.
     public init() {}
 
     /// Hands over the decoded instances (see ``HoldsObjects``).
     public func moveHeldObjects(into pending: inout [AnyObject]) {
-        pending.appendObjects(of: &objects)
+        if compact != nil {
+            pending.append(contentsOf: compact?.held ?? [])
+            compact?.held = []
+        }
+        pending.appendObjects(of: &storedObjects)
     }
 
     deinit { releaseHeldObjects(of: self) }
+
+    /// Reads the groups kept compact from the archive (see ``groups``).
+    private func expand() {
+        guard let kept = compact else { return }
+        compact = nil
+        let contents = kept.source.contents(ofObject: Int(kept.slot), held: kept.held)
+        storedGroups = contents.groups
+        storedObjects = contents.objects
+    }
 
     /// Takes every remaining group of the object.
     @_specialize(where D == Unarchiver)
     public func decodeContents<D: ObjectDecoder>(with decoder: D) throws {
         archiveClassChain = decoder.currentClassChain
         source = decoder.currentGraphObject
+        // Streaming: the groups are walked (nested objects decoded where they stand) and kept
+        // compact, to be read again only if asked for.
+        if let unarchiver = decoder as? Unarchiver, let kept = try unarchiver.streamGenericContents() {
+            compact = kept.contents
+            endOffset = kept.endOffset
+            return
+        }
         // Gathered in locals and stored once (also when a group fails): a stored property
         // appended to per group costs a uniqueness check and an access each time.
-        var groups = self.groups
-        var objects = self.objects
-        self.groups = []
-        self.objects = [:]
+        var groups = self.storedGroups
+        var objects = self.storedObjects
+        self.storedGroups = []
+        self.storedObjects = [:]
         defer {
-            self.groups = groups
-            self.objects = objects
+            self.storedGroups = groups
+            self.storedObjects = objects
         }
         while decoder.hasMoreGroups {
             let group = try decoder.decodeGroup()
@@ -80,6 +137,15 @@ public final class GenericObject: ArchivableObject, HoldsObjects, CustomStringCo
     public var description: String {
         "GenericObject(\(archiveClassChain.map(\.description).joined(separator: " : ")), \(groups.count) groups)"
     }
+}
+
+/// A generic object as a streaming decode keeps it (see ``GenericObject/groups``): where its
+/// groups are read again, its object-table slot, and the instances its `@` values stand for,
+/// in wire order.
+struct CompactGenericContents {
+    let source: GenericObjectSource
+    let slot: UInt32
+    var held: [AnyObject]
 }
 
 /// What an `@` slot holds when it refers to a *class* rather than an object (NeXTSTEP nibs).

@@ -110,7 +110,7 @@ extension Unarchiver {
 
     /// A `#` value whose first class link is `first`: nil, a class read before, or a chain of
     /// new classes ending at nil or at a class read before.
-    private func streamClassValue(_ first: CompactToken) throws(CoderError) -> ArchivedValue {
+    func streamClassValue(_ first: CompactToken) throws(CoderError) -> ArchivedValue {
         var link = first
         var firstNew: Int?
         var previous: StreamedClass?

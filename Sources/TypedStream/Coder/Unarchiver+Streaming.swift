@@ -114,6 +114,8 @@ struct StreamedObject {
     let chain: [ArchiveClassLink]
     /// The offset of its `0x84`.
     let offset: Int
+    /// Its object-table slot.
+    let slot: Int
 }
 
 /// Where a top-level call began, to do it again on the graph.
@@ -414,7 +416,7 @@ extension Unarchiver {
         let instance = type.init()
         stream.instances[slot] = instance
         stream.instanceClassSlots[slot] = Int32(truncatingIfNeeded: first)
-        stream.open.append(StreamedObject(chain: chain, offset: offset))
+        stream.open.append(StreamedObject(chain: chain, offset: offset, slot: slot))
         defer { stream.open.removeLast() }
         do {
             try instance.decodeContents(with: self)

@@ -60,6 +60,10 @@ public final class Unarchiver: ObjectDecoder {
     private let source: [UInt8]
     /// The archive's header.
     private let header: StreamHeader
+    /// The archive's index, while streaming (what compact generic objects read their groups from).
+    let streamIndex: ArchiveIndex?
+    /// Where the generic objects of this decode read their groups again, once one is made.
+    @exclusivity(unchecked) var genericSource: GenericObjectSource?
     /// The type strings compiled while reading `source`, for making its graph.
     private let compiledForGraph: CompiledTypeStrings
     /// Whether values come straight from the bytes (``stream``) rather than from the graph.
@@ -133,23 +137,27 @@ public final class Unarchiver: ObjectDecoder {
         // throw here either way), then its tokens are read again as codecs ask for them. Where
         // the index refuses what the graph reader takes (an input over 4 GiB) the graph is used,
         // and where both refuse, the graph reader's error is the one thrown.
-        var streamed: (header: StreamHeader, reader: TokenReader, slotCount: Int)?
+        // The stream reads with the index's tables (complete, shared rather than copied), and
+        // the index stays for the generic objects it keeps compact (see `GenericObject.groups`).
+        var streamed: (index: ArchiveIndex, reader: TokenReader)?
         if options.streaming, bytes.first == 4, let index = try? ArchiveIndex(bytes: bytes, limits: options.limits, compiled: &compiled) {
-            var reader = TokenReader(bytes: bytes, limits: options.limits, compiled: compiled)
-            if (try? reader.nextCompact()) != nil { streamed = (index.header, reader, index.slotCount) }  // the header
+            var headerReader = TokenReader(bytes: bytes, limits: options.limits, compiled: compiled)
+            if (try? headerReader.nextCompact()) != nil { streamed = (index, index.rereader(fromHeaderEnd: headerReader.offset)) }
         }
         if let streamed {
-            header = streamed.header
+            header = streamed.index.header
             compiledForGraph = compiled
             graph = nil
             isStreaming = true
-            stream = StreamingState(reader: streamed.reader, slotCount: streamed.slotCount)
+            stream = StreamingState(reader: streamed.reader, slotCount: streamed.index.slotCount)
+            streamIndex = streamed.index
             cursors = []
         } else {
             let archive: Archive
             do { archive = try ArchiveReader.read(bytes, limits: options.limits, compiled: &compiled) } catch { throw CoderError(error) }
             header = archive.header
             compiledForGraph = compiled
+            streamIndex = nil
             graph = archive
             isStreaming = false
             stream = StreamingState(reader: TokenReader(bytes: []))
@@ -164,6 +172,7 @@ public final class Unarchiver: ObjectDecoder {
         self.source = []
         self.header = archive.header
         self.compiledForGraph = CompiledTypeStrings()
+        self.streamIndex = nil
         self.isStreaming = false
         self.stream = StreamingState(reader: TokenReader(bytes: []))
         self.registry = registry

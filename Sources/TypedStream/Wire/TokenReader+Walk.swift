@@ -515,7 +515,11 @@ extension Array {
     /// large).
     @inline(__always)
     func inlinedElement(_ index: Int) -> Element {
-        precondition(index >= 0 && index < count, "index out of range")
-        return withUnsafeBufferPointer { $0[index] }
+        // The bound is the buffer's: the array's `count` getter is sometimes left out of line
+        // in the walk too.
+        withUnsafeBufferPointer { buffer in
+            precondition(index >= 0 && index < buffer.count, "index out of range")
+            return buffer[index]
+        }
     }
 }

@@ -1,0 +1,69 @@
+/// Generic objects while streaming: their groups are walked in wire order — a new object
+/// among them decoded where it stands, new C strings and classes entered in the stream's
+/// tables — and nothing else is made. The object keeps its slot and the instances its `@`
+/// values stand for; its groups are read again from the archive's index only when asked for
+/// (``GenericObjectSource``).
+extension Unarchiver {
+    /// Takes every remaining group of the object being decoded, for a ``GenericObject``: its
+    /// compact contents and the offset of its end-of-object marker. `nil` when not streaming
+    /// inside an object (the caller takes the groups one by one). A reader error, or anything
+    /// the stream cannot follow, makes the call under way go over the graph, as elsewhere.
+    func streamGenericContents() throws(CoderError) -> (contents: CompactGenericContents, endOffset: Int)? {
+        guard isStreaming, let object = stream.open.last, let index = streamIndex,
+              let slot = UInt32(exactly: object.slot) else { return nil }
+        var held: [AnyObject] = []
+        while streamHasMoreGroups {
+            let (_, operations) = try streamRead { (reader) throws(WireError) in try reader.directGroupStart() }
+            if stream.reader.isStraightLine(operations) {
+                for pc in operations {
+                    try streamHold(streamRead { (reader) throws(WireError) in try reader.directValue(at: pc) }, into: &held)
+                }
+            } else {
+                stream.reader.enterGroup(operations)
+                while !stream.reader.leaveFinishedGroup() {
+                    let next = try streamNextToken()
+                    switch next.code {
+                    case .arrayStart, .arrayEnd, .structStart, .structEnd: continue
+                    default: try streamHold(next, into: &held)
+                    }
+                }
+            }
+        }
+        guard !stream.needsGraph else { throw streamNeedsGraph() }
+        let source: GenericObjectSource
+        if let made = genericSource {
+            source = made
+        } else {
+            source = GenericObjectSource(index: index)
+            genericSource = source
+        }
+        return (CompactGenericContents(source: source, slot: slot, held: held), stream.reader.offset)
+    }
+
+    /// Follows one value token of a generic object's group: a new object is decoded, an
+    /// object's instance noted in `held`; C strings and classes enter the stream's tables.
+    private func streamHold(_ token: CompactToken, into held: inout [AnyObject]) throws(CoderError) {
+        switch token.code {
+        case .object:
+            switch token.form {
+            case .null:
+                return
+            case .reference:
+                if stream.reader.kind(ofSlot: token.slot) == .class { return }  // an `@` slot naming a class
+                guard token.slot < stream.instances.count, let instance = stream.instances[token.slot] else { throw streamNeedsGraph() }
+                held.append(instance)
+            default:
+                held.append(try streamDecodeNewObject(slot: token.slot, offset: token.start))
+            }
+        case .cString:
+            _ = try streamCStringValue(token)
+        case .classLink:
+            _ = try streamClassValue(token)
+        case .integer, .float, .double, .byte, .rawBytes, .unsharedString, .sharedString, .ignored,
+             .arrayStart, .arrayEnd, .structStart, .structEnd:
+            return
+        default:
+            throw streamNeedsGraph()
+        }
+    }
+}
