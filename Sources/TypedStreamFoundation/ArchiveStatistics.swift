@@ -79,7 +79,8 @@ public struct ArchiveStatistics: Sendable {
     /// objects it decoded. The decoded objects stay with `decoder` (a caller about to end its
     /// process can keep them rather than free them). Throws ``CoderError`` from the codecs.
     public static func compute(decoding decoder: Unarchiver) throws(CoderError) -> ArchiveStatistics {
-        _ = try decoder.decodeTopLevelItems()
+        // Counted by the decoder as it makes them; the items themselves need not be kept.
+        try decoder.forEachTopLevelItem { _ in }
         var statistics = ArchiveStatistics()
         // Counted per class by the decoder; a name is made once per class.
         for count in decoder.decodedObjectCounts() {

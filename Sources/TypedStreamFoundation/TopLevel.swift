@@ -24,17 +24,25 @@ extension ObjectDecoder {
     /// Throws ``CoderError`` from the class codecs.
     public func decodeTopLevelItems() throws(CoderError) -> [TopLevelItem] {
         var items: [TopLevelItem] = []
+        try forEachTopLevelItem { item in items.append(item) }
+        return items
+    }
+
+    /// Decodes every remaining top-level group, as ``decodeTopLevelItems()`` does, handing each
+    /// item to `body` as soon as it is decoded instead of keeping them all: an archive of
+    /// millions of small top-level groups then costs the memory of one. Throws ``CoderError``
+    /// from the class codecs, or what `body` throws.
+    public func forEachTopLevelItem(_ body: (TopLevelItem) throws(CoderError) -> Void) throws(CoderError) {
         while hasMoreGroups {
             if nextGroupHasTypeString("@") {
-                items.append(.object(try decodeObject()))
+                try body(.object(try decodeObject()))
                 continue
             }
             let group = try decodeGroup()
             var objects: [ObjectIdentifier: AnyObject] = [:]
             for value in group.values { try collectObjects(in: value, into: &objects) }
-            items.append(.group(group, objects: objects))
+            try body(.group(group, objects: objects))
         }
-        return items
     }
 
     private func collectObjects(in value: ArchivedValue, into objects: inout [ObjectIdentifier: AnyObject]) throws(CoderError) {
