@@ -26,6 +26,9 @@ extension PlainJSONConverter {
         case attributed
         /// `NSURL` (met as an attribute value).
         case url
+        /// A class whose record form answers from its group type strings alone: written with the
+        /// natural value its shape was given (`PlainJSONConverter+Records.swift`).
+        case record
     }
 
     /// The tokens of a simple object after its first class link: the rest of its chain, then at
@@ -46,7 +49,9 @@ extension PlainJSONConverter {
         let known = classKinds[classSlot]
         if known != 0 { return DirectKind(rawValue: known) ?? .none }
         var kind = DirectKind.none
-        if options.naturalValue != nil, let name = index.text(ofSlot: classSlot), options.recordForms.form(forClassNameBytes: name) == nil {
+        if let name = index.text(ofSlot: classSlot), let form = options.recordForms.form(forClassNameBytes: name) {
+            if form.plainJSONFollowsTypesOnly { kind = .record }
+        } else if options.naturalValue != nil, let name = index.text(ofSlot: classSlot) {
             if !arrayClassNames.isEmpty, arrayClassNames.contains(Array(name)) {
                 kind = .array
             } else if let direct = options.foundationDirect {
@@ -128,7 +133,7 @@ extension PlainJSONConverter {
             substituted[slot] = true
             keepFinished(json, of: slot)
             return true
-        case .unknown, .none, .array, .dictionary, .attributed, .url:
+        case .unknown, .none, .array, .dictionary, .attributed, .url, .record:
             return false
         }
     }

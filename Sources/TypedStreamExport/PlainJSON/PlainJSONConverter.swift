@@ -41,6 +41,11 @@ struct PlainJSONConverter: ~Copyable {
     var codecChecks: [UInt8]
     /// The texts of string objects met again as attribute keys (``referencedStringText(_:)``).
     var referencedTexts: [Int: String] = [:]
+    /// Per record class slot: the last shape of its objects and its natural value
+    /// (`PlainJSONConverter+Records.swift`).
+    var recordShapes: [Int: RecordShape] = [:]
+    /// The shape of the record being read (kept for its storage).
+    var recordSignature: [Int64] = []
     /// Per class slot met: whether ``ClassLayouts`` catalogues the class.
     var catalogued: [Int: Bool] = [:]
     var substituted: [Bool]
@@ -296,10 +301,11 @@ struct PlainJSONConverter: ~Copyable {
         guard nest() else { return writeTooDeep(&sink) }
         defer { depth -= 1 }
         if hook != nil, try writeDirectFromWindow(slot, sink: &sink) { return }
-        guard let object = view(slot) else { return out.null() }
+        let record = hook != nil ? recordFromWindow(slot) : nil
+        guard let object = record?.object ?? view(slot) else { return out.null() }
         if let hook {
             inProgress[slot] = true
-            let natural = hook(object, context)
+            let natural = record?.natural ?? hook(object, context)
             if let over = context.overBudget { throw expansionError(over) }
             // The common natural value: one leaf (an NSString's text), written and kept at once;
             // text no reference will repeat is written straight from the bytes.
