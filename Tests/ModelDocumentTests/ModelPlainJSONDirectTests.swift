@@ -78,7 +78,7 @@ struct ModelPlainJSONDirectTests {
     @Test func sampleDocumentsWriteTheSameAsWhenTheFormIsAskedForEachRecord() throws {
         for name in ["model-v1", "model-v2", "model-v3-draft"] {
             let bytes = try [UInt8](Data(contentsOf: PackageRoot.samples.appendingPathComponent(name + "/document.typedstream")))
-            let text = String(decoding: try plain(bytes, eachObject: false, pretty: true), as: UTF8.self)
+            let text = String(decoding: try Self.plain(bytes, eachObject: false, pretty: true), as: UTF8.self)
             #expect(text.contains(#""$class": "Model""#), "\(name)")
             try Self.expectSame(bytes, name)
         }
@@ -100,7 +100,7 @@ struct ModelPlainJSONDirectTests {
             if n % 11 == 0 { items.append(items[n / 2]) }
         }
         let bytes = try Archiver.archivedBytes(withRootObject: ArrayObject(items))
-        let text = String(decoding: try plain(bytes, eachObject: false, pretty: false), as: UTF8.self)
+        let text = String(decoding: try Self.plain(bytes, eachObject: false, pretty: false), as: UTF8.self)
         // Records of each length, the generic form, and repeats are all there.
         #expect(text.contains(#""para":"#) && text.contains(#""reserved":"#) && text.contains(#""contents":"#))
         try Self.expectSame(bytes, "mixed shapes")
