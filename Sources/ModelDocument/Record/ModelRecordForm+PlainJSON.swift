@@ -29,4 +29,7 @@ extension ModelRecordForm {
         }
         return .object(members)
     }
+
+    /// `true`: ``plainJSON(_:context:)`` reads the groups' type strings and value counts only.
+    public var plainJSONFollowsTypesOnly: Bool { true }
 }

@@ -26,6 +26,9 @@ extension PlainJSONConverter {
         case attributed
         /// `NSURL` (met as an attribute value).
         case url
+        /// A class whose record form answers from its group type strings alone: written with the
+        /// natural value its shape was given (`PlainJSONConverter+Records.swift`).
+        case record
     }
 
     /// The tokens of a simple object after its first class link: the rest of its chain, then at
@@ -46,7 +49,9 @@ extension PlainJSONConverter {
         let known = classKinds[classSlot]
         if known != 0 { return DirectKind(rawValue: known) ?? .none }
         var kind = DirectKind.none
-        if options.naturalValue != nil, let name = index.text(ofSlot: classSlot), options.recordForms.form(forClassNameBytes: name) == nil {
+        if let name = index.text(ofSlot: classSlot), let form = options.recordForms.form(forClassNameBytes: name) {
+            if form.plainJSONFollowsTypesOnly { kind = .record }
+        } else if options.naturalValue != nil, let name = index.text(ofSlot: classSlot) {
             if !arrayClassNames.isEmpty, arrayClassNames.contains(Array(name)) {
                 kind = .array
             } else if let direct = options.foundationDirect {
@@ -123,28 +128,54 @@ extension PlainJSONConverter {
             substituted[slot] = true
             return true
         case .number:
-            guard let json = usualNumberJSON(shape) else { return false }
-            out.value(options.nestedArchives?.deepened(json, options: options) ?? json, &sink)
+            guard let number = usualNumber(shape) else { return false }
+            if context.referenced[slot] {
+                // Kept for its repeats as JSON (a number holds nothing ``NestedArchives`` deepens).
+                let json = Self.numberJSON(number)
+                out.value(json, &sink)
+                keepFinished(json, of: slot)
+            } else {
+                writeNumber(number)
+            }
             substituted[slot] = true
-            keepFinished(json, of: slot)
             return true
-        case .unknown, .none, .array, .dictionary, .attributed, .url:
+        case .unknown, .none, .array, .dictionary, .attributed, .url, .record:
             return false
         }
     }
 
-    /// The JSON of a number object of the usual shape — a `"*"` objCType, then one value of
-    /// exactly that type — as ``NumberObject`` reads it (a `BOOL` a boolean); `nil` for any
-    /// other shape, or a value that is no number of its objCType.
+    /// The JSON of a number object of the usual shape (``usualNumber(_:)``); `nil` for any other.
     func usualNumberJSON(_ shape: LeafShape) -> JSONValue? {
+        usualNumber(shape).map(Self.numberJSON)
+    }
+
+    /// The JSON of `number` as the hook's way gives it (a `BOOL` a boolean).
+    static func numberJSON(_ number: NumberValue) -> JSONValue {
+        if case .bool(let b) = number { return .bool(b) }
+        return FoundationPlainJSON.json(.number(number))
+    }
+
+    /// Writes `number` as ``numberJSON(_:)`` gives it, its digits straight to the text.
+    mutating func writeNumber(_ number: NumberValue) {
+        switch number {
+        case .bool(let b): out.bool(b)
+        case .int(let v): out.integer(v)
+        case .uint(let v): out.unsigned(v)
+        case .float(let v): if v.isFinite { out.number(v.description) } else { writeNonFinite(Double(v)) }
+        case .double(let v): if v.isFinite { out.number(v.description) } else { writeNonFinite(v) }
+        }
+    }
+
+    /// The number of a number object of the usual shape — a `"*"` objCType, then one value of
+    /// exactly that type — as ``NumberObject`` reads it; `nil` for any other shape, or a value
+    /// that is no number of its objCType.
+    func usualNumber(_ shape: LeafShape) -> NumberValue? {
         guard shape.groupCount == 2, shape.type0.payloadEnd - shape.type0.payloadStart == 1,
               bytes[Int(shape.type0.payloadStart)] == UInt8(ascii: "*"),
               shape.value0.code == .cString, shape.value0.form != .null else { return nil }
         let objCType = shape.value0.form == .reference ? index.text(ofSlot: Int(shape.value0.slot)) ?? [] : bytes[shape.value0.payload]
-        guard bytes[shape.type1.payload].elementsEqual(objCType), let value = context.leafValue(shape.value1),
-              let number = NumberObject.number(value, objCType: String(decoding: objCType, as: UTF8.self)) else { return nil }
-        if case .bool(let b) = number { return .bool(b) }
-        return FoundationPlainJSON.json(.number(number))
+        guard bytes[shape.type1.payload].elementsEqual(objCType), let value = context.leafValue(shape.value1) else { return nil }
+        return NumberObject.number(value, objCType: String(decoding: objCType, as: UTF8.self))
     }
 
     /// Writes the new object in `slot`, whose `new` and first class link `link` were just read

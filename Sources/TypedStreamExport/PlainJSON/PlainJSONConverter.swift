@@ -41,6 +41,11 @@ struct PlainJSONConverter: ~Copyable {
     var codecChecks: [UInt8]
     /// The texts of string objects met again as attribute keys (``referencedStringText(_:)``).
     var referencedTexts: [Int: String] = [:]
+    /// Per record class slot: the last shape of its objects and its natural value
+    /// (`PlainJSONConverter+Records.swift`).
+    var recordShapes: [Int: RecordShape] = [:]
+    /// The shape of the record being read (kept for its storage).
+    var recordSignature: [Int64] = []
     /// Per class slot met: whether ``ClassLayouts`` catalogues the class.
     var catalogued: [Int: Bool] = [:]
     var substituted: [Bool]
@@ -296,10 +301,11 @@ struct PlainJSONConverter: ~Copyable {
         guard nest() else { return writeTooDeep(&sink) }
         defer { depth -= 1 }
         if hook != nil, try writeDirectFromWindow(slot, sink: &sink) { return }
-        guard let object = view(slot) else { return out.null() }
+        let record = hook != nil ? recordFromWindow(slot) : nil
+        guard let object = record?.object ?? view(slot) else { return out.null() }
         if let hook {
             inProgress[slot] = true
-            let natural = hook(object, context)
+            let natural = record?.natural ?? hook(object, context)
             if let over = context.overBudget { throw expansionError(over) }
             // The common natural value: one leaf (an NSString's text), written and kept at once;
             // text no reference will repeat is written straight from the bytes.
@@ -321,7 +327,13 @@ struct PlainJSONConverter: ~Copyable {
             if let natural {
                 let mayCycle = context.selfReferenced.contains(slot)
                 if mayCycle { out.beginCapture() }
-                let written = try writeNatural(natural, of: object, sink: &sink)
+                let written: Bool
+                if let steps = record?.steps {
+                    try writeSteps(steps, of: object, sink: &sink)
+                    written = true
+                } else {
+                    written = try writeNatural(natural, of: object, sink: &sink)
+                }
                 inProgress[slot] = false
                 if written {
                     if referencedInProgress[slot] {
@@ -547,14 +559,21 @@ struct PlainJSONConverter: ~Copyable {
     }
 
     mutating func writeElement(of object: PlainJSONObject, group: Int, index: Int, element: Int, sink: inout OutputWriter) throws(ArchiveJSONError) {
-        guard group >= 0, group < object.groups.count, index >= 0, index < object.groups[group].valueCount else { return out.null() }
+        guard case (var item, let type)? = Self.elementPlace(of: object, group: group, index: index, element: element) else { return out.null() }
+        try convertValue(object, at: &item, type: type, sink: &sink)
+    }
+
+    /// Where element `element` of value `index` of group `group` (an array or struct) starts in
+    /// the items of `object`, and its type; `nil` when there is no such element.
+    static func elementPlace(of object: PlainJSONObject, group: Int, index: Int, element: Int) -> (item: Int, type: ObjCType?)? {
+        guard group >= 0, group < object.groups.count, index >= 0, index < object.groups[group].valueCount else { return nil }
         let g = object.groups[group]
         var item = g.items.lowerBound
         for _ in 0..<index where item < g.items.upperBound {
             let code = object.items[item].code
             item = code == .arrayStart || code == .structStart ? Self.skipAggregate(object, from: item + 1) : item + 1
         }
-        guard item < g.items.upperBound, object.items[item].code == .arrayStart || object.items[item].code == .structStart else { return out.null() }
+        guard item < g.items.upperBound, object.items[item].code == .arrayStart || object.items[item].code == .structStart else { return nil }
         var type: ObjCType? = nil
         switch g.types[index].unqualified {
         case .array(_, let e): type = e.unqualified
@@ -563,12 +582,12 @@ struct PlainJSONConverter: ~Copyable {
         }
         item += 1
         for _ in 0..<element {
-            guard item < object.items.count, object.items[item].code != .arrayEnd, object.items[item].code != .structEnd else { return out.null() }
+            guard item < object.items.count, object.items[item].code != .arrayEnd, object.items[item].code != .structEnd else { return nil }
             let code = object.items[item].code
             item = code == .arrayStart || code == .structStart ? Self.skipAggregate(object, from: item + 1) : item + 1
         }
-        guard item < object.items.count, object.items[item].code != .arrayEnd, object.items[item].code != .structEnd else { return out.null() }
-        try convertValue(object, at: &item, type: type, sink: &sink)
+        guard item < object.items.count, object.items[item].code != .arrayEnd, object.items[item].code != .structEnd else { return nil }
+        return (item, type)
     }
 
     /// The values from group `first` on as a dictionary (see ``PlainJSON/Natural/dictionary(fromGroup:)``).

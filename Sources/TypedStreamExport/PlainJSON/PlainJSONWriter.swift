@@ -28,11 +28,12 @@ struct PlainJSONWriter: ~Copyable {
         var memberCount: Int
         /// Members (keys) written so far.
         var keys: Int
-            /// Where the scratch text of each entry ends; member names are marked by a negative end.
-        var entries: [Int32]
     }
 
     private var undecided: Undecided?
+    /// Where the scratch text of each entry of the undecided container ends; member names are
+    /// marked by a negative end (one list, kept for its storage: one container waits at a time).
+    private var entries: [Int32] = []
     /// For each open container (decided or not): an object's member count and keys so far.
     private var open: [(kind: Kind, memberCount: Int, keys: Int)] = []
     /// Values written only for their side effects while this is above zero.
@@ -91,7 +92,8 @@ struct PlainJSONWriter: ~Copyable {
         if undecided != nil { decide(childIsContainer: true, &sink) }
         open.append((kind, memberCount, 0))
         if pretty {
-            undecided = Undecided(kind: kind, memberCount: memberCount, keys: 0, entries: [])
+            undecided = Undecided(kind: kind, memberCount: memberCount, keys: 0)
+            entries.removeAll(keepingCapacity: true)
         } else {
             writeOpen(kind, .inline)
         }
@@ -144,7 +146,7 @@ struct PlainJSONWriter: ~Copyable {
         writeOpen(pending.kind, layout)
         var start = 0
         let text = scratch.buffered(from: 0)
-        for entry in pending.entries {
+        for entry in entries {
             let end = Int(entry.magnitude)
             let piece = UnsafeBufferPointer(rebasing: text[start..<end])
             if entry < 0 { json.rawKey(piece) } else { json.rawValue(piece) }
@@ -152,6 +154,7 @@ struct PlainJSONWriter: ~Copyable {
             drain(&json)
         }
         scratch.truncate(to: 0)
+        entries.removeAll(keepingCapacity: true)
     }
 
     private mutating func writeOpen(_ kind: Kind, _ layout: JSONTextWriter.Layout) {
@@ -171,7 +174,7 @@ struct PlainJSONWriter: ~Copyable {
         if undecided != nil {
             scratch.string(name)
             undecided!.keys += 1
-            undecided!.entries.append(-Int32(truncatingIfNeeded: scratch.bufferedCount))
+            entries.append(-Int32(truncatingIfNeeded: scratch.bufferedCount))
             decideIfLarge()
         } else {
             json.key(text: name)
@@ -186,7 +189,7 @@ struct PlainJSONWriter: ~Copyable {
         guard muted == 0 else { return }
         if undecided != nil {
             body(&scratch)
-            undecided!.entries.append(Int32(truncatingIfNeeded: scratch.bufferedCount))
+            entries.append(Int32(truncatingIfNeeded: scratch.bufferedCount))
             decideIfLarge()
         } else {
             body(&json)

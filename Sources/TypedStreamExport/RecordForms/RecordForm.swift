@@ -45,6 +45,12 @@ public protocol RecordForm: Sendable {
     /// What plain JSON writes for `object`, an object of class ``className`` (see
     /// ``PlainJSON/Natural``), or `nil` for what the next hook gives (the generic form at last).
     func plainJSON(_ object: PlainJSONObject, context: PlainJSONContext) -> PlainJSON.Natural?
+
+    /// Whether ``plainJSON(_:context:)`` answers from the object's group type strings alone —
+    /// never from its values, the objects it holds or the context — so that plain JSON may ask
+    /// it once per shape of the class's objects and write every object of that shape from its
+    /// tokens (`PlainJSONConverter+Records.swift`). Default `false`: asked for every object.
+    var plainJSONFollowsTypesOnly: Bool { get }
 }
 
 extension RecordForm {
@@ -56,4 +62,7 @@ extension RecordForm {
 
     /// No plain-JSON form.
     public func plainJSON(_ object: PlainJSONObject, context: PlainJSONContext) -> PlainJSON.Natural? { nil }
+
+    /// Asked for every object.
+    public var plainJSONFollowsTypesOnly: Bool { false }
 }
