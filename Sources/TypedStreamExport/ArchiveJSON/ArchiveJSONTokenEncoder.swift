@@ -30,8 +30,8 @@ extension ArchiveJSON {
 /// an explicit stack. The wire decision of each token is its own, and is written where it
 /// differs from what NSArchiver would choose at that point.
 struct ArchiveJSONTokenEncoder: ~Copyable {
-    /// An open container. Its types are kept beside a counter that advances in place (an
-    /// enum payload would be copied out and back, retaining its array, at every value).
+    /// An open container. Its types are entries of ``ValueTypeTable`` (plain data), with a
+    /// counter that advances in place.
     private struct Frame {
         enum Kind {
             /// The top level's groups.
@@ -47,22 +47,12 @@ struct ArchiveJSONTokenEncoder: ~Copyable {
         }
 
         var kind: Kind
-        var types: [ObjCType] = []
-        var element: ObjCType = .unknown
-        /// The next value's type in `types` (groups and structs).
-        var next = 0
+        /// Groups and structs: the next value's type entry; arrays: the element's.
+        var next: Int32 = 0
+        /// Groups and structs: the entry past the last value's type.
+        var end: Int32 = 0
         var slot = 0
     }
-
-    /// A type string's types, unqualified, and whether they can hold an object.
-    private struct GroupTypes {
-        var textIndex: Int
-        var types: [ObjCType]
-        var canHoldObject: Bool
-    }
-
-    /// The types of an untyped group (streamer 3): one object.
-    private static let untypedTypes: [ObjCType] = [.object(className: nil)]
 
     private var json: JSONTextWriter
     private let index: ArchiveIndex
@@ -77,9 +67,8 @@ struct ArchiveJSONTokenEncoder: ~Copyable {
     /// hold a new object).
     private var tokens: ReadAheadTokens
     private var frames: [Frame] = [Frame(kind: .document)]
-    /// The types of the type strings met last, by shared-string slot modulo their count (a
-    /// group's type string is nearly always one of a few).
-    private var recentTypes: [GroupTypes?] = Array(repeating: nil, count: 16)
+    /// The types of the type strings met so far.
+    private var types = ValueTypeTable()
     /// The shared-string table as the writer keeps it, for the decisions it would make.
     private var sharedStrings = SharedStringTable()
 
@@ -144,20 +133,6 @@ struct ArchiveJSONTokenEncoder: ~Copyable {
         return false
     }
 
-    /// Whether a value of `type` can hold an object (`@` anywhere inside it).
-    private static func canHoldObject(_ type: ObjCType) -> Bool {
-        var pending = [type]
-        while let t = pending.popLast() {
-            switch t.unqualified {
-            case .object: return true
-            case .array(_, let element): pending.append(element)
-            case .structure(_, let fields): pending.append(contentsOf: fields.map(\.type))
-            default: break
-            }
-        }
-        return false
-    }
-
     // MARK: - Tokens
 
     private mutating func handle(_ token: CompactToken) throws(ArchiveJSONError) {
@@ -166,11 +141,17 @@ struct ArchiveJSONTokenEncoder: ~Copyable {
             break
         case .typeString, .untypedGroup:
             if topKind == .group { closeGroup() }
-            let group = token.code == .typeString ? groupTypes(token.textIndex) : nil
-            let canHold = group?.canHoldObject ?? true
-            json.beginObject(definesNewObject(isGroup: true, canHoldObject: canHold) ? .hug : .inline)
+            let group = token.code == .typeString ? groupTypes(token.textIndex) : types.untypedGroup
+            let definesObject: Bool
+            if group.isOneObject {
+                // One object: the group defines one exactly when its one value is new.
+                let first = peek(0)
+                definesObject = first?.code == .object && first?.form == .new
+            } else {
+                definesObject = definesNewObject(isGroup: true, canHoldObject: group.canHoldObject)
+            }
+            json.beginObject(definesObject ? .hug : .inline)
             json.key("type")
-            let types: [ObjCType]
             if token.code == .typeString {
                 if token.textIsReference {
                     repeated += token.payload.count
@@ -181,14 +162,12 @@ struct ArchiveJSONTokenEncoder: ~Copyable {
                     json.key("typeWire")
                     json.decision(decision)
                 }
-                types = group?.types ?? []
             } else {
                 json.null()
-                types = Self.untypedTypes
             }
             json.key("values")
             json.beginArray()
-            frames.append(Frame(kind: .group, types: types))
+            frames.append(Frame(kind: .group, next: group.first, end: group.first + group.count))
         case .endOfObject:
             if topKind == .group { closeGroup() }
             if topKind == .objectGroups {
@@ -212,30 +191,27 @@ struct ArchiveJSONTokenEncoder: ~Copyable {
         json.endObject()
     }
 
-    private mutating func takeType() -> ObjCType {
+    /// The type entry of the next value (entry 0, a type not known, past a group's or
+    /// struct's types).
+    private mutating func takeType() -> Int32 {
         let top = frames.count - 1
-        guard top >= 0 else { return .unknown }
+        guard top >= 0 else { return 0 }
         switch frames[top].kind {
         case .group, .structure:
             let next = frames[top].next
+            guard next < frames[top].end else { return 0 }
             frames[top].next = next + 1
-            return next < frames[top].types.count ? frames[top].types[next] : .unknown
+            return next
         case .array:
-            return frames[top].element
+            return frames[top].next
         case .document, .objectGroups:
-            return .unknown
+            return 0
         }
     }
 
-    /// The types of the type string in shared-string slot `textIndex`, unqualified, and whether
-    /// they can hold an object; kept for the next group with the same type string.
-    private mutating func groupTypes(_ textIndex: Int) -> GroupTypes {
-        let place = textIndex & (recentTypes.count - 1)
-        if let known = recentTypes[place], known.textIndex == textIndex { return known }
-        let types = (tokens.types(ofSharedString: textIndex) ?? []).map(\.unqualified)
-        let group = GroupTypes(textIndex: textIndex, types: types, canHoldObject: types.contains(where: Self.canHoldObject))
-        recentTypes[place] = group
-        return group
+    /// The types of the type string in shared-string slot `textIndex`.
+    private mutating func groupTypes(_ textIndex: Int) -> ValueTypeTable.Group {
+        types.group(ofSharedString: textIndex) { tokens.types(ofSharedString: textIndex) }
     }
 
     private mutating func nest() throws(ArchiveJSONError) {
@@ -260,7 +236,8 @@ struct ArchiveJSONTokenEncoder: ~Copyable {
 
     // MARK: - Values
 
-    private mutating func value(_ token: CompactToken, type: ObjCType) throws(ArchiveJSONError) {
+    private mutating func value(_ token: CompactToken, type typeIndex: Int32) throws(ArchiveJSONError) {
+        let type = types[typeIndex]
         switch token.code {
         case .object:
             switch token.form {
@@ -272,21 +249,21 @@ struct ArchiveJSONTokenEncoder: ~Copyable {
             if token.form == .null { json.null() } else { chain(from: token) }
         case .arrayStart:
             try nest()
-            json.beginArray(definesNewObject(isGroup: false, canHoldObject: Self.canHoldObject(type)) ? .block : .inline)
-            if case .array(_, let element) = type { frames.append(Frame(kind: .array, element: element.unqualified)) } else { frames.append(Frame(kind: .array)) }
+            json.beginArray(definesNewObject(isGroup: false, canHoldObject: type.canHoldObject) ? .block : .inline)
+            frames.append(Frame(kind: .array, next: type.kind == .array ? type.first : 0))
         case .structStart:
             try nest()
-            json.beginArray(definesNewObject(isGroup: false, canHoldObject: Self.canHoldObject(type)) ? .block : .inline)
-            if case .structure(_, let fields) = type { frames.append(Frame(kind: .structure, types: fields.map { $0.type.unqualified })) } else { frames.append(Frame(kind: .structure)) }
+            json.beginArray(definesNewObject(isGroup: false, canHoldObject: type.canHoldObject) ? .block : .inline)
+            if type.kind == .structure { frames.append(Frame(kind: .structure, next: type.first, end: type.first + type.count)) } else { frames.append(Frame(kind: .structure)) }
         case .integer:
-            switch type {
-            case .short, .unsignedShort:
+            let unsignedBits = type.unsignedBits == 0 ? nil : Int(type.unsignedBits)
+            if type.kind == .short {
                 let signed = Int64(Int16(truncatingIfNeeded: token.value))
                 let width = IntegerPlace.short.width(recorded: token.width, for: signed)
-                json.archiveInteger(signed, type: type, width: width, defaultWidth: IntegerPlace.short.archiverChoice(for: signed))
-            default:
+                json.archiveInteger(signed, unsignedBits: unsignedBits, width: width, defaultWidth: IntegerPlace.short.archiverChoice(for: signed))
+            } else {
                 let width = IntegerPlace.integer.width(recorded: token.width, for: token.value)
-                json.archiveInteger(token.value, type: type, width: width, defaultWidth: IntegerPlace.integer.archiverChoice(for: token.value))
+                json.archiveInteger(token.value, unsignedBits: unsignedBits, width: width, defaultWidth: IntegerPlace.integer.archiverChoice(for: token.value))
             }
         case .float:
             if token.form == .ieee {
@@ -357,7 +334,7 @@ struct ArchiveJSONTokenEncoder: ~Copyable {
                 let defaultWidth = IntegerPlace.counted.archiverChoice(for: size.value)
                 if size.value != 0 || width != defaultWidth {
                     json.key("size")
-                    json.archiveInteger(size.value, type: .int, width: width, defaultWidth: defaultWidth)
+                    json.archiveInteger(size.value, unsignedBits: nil, width: width, defaultWidth: defaultWidth)
                 }
             } else {
                 // Not a size after all: read it again next.
