@@ -139,9 +139,22 @@ struct ArchiveJSONTokenEncoder: ~Copyable {
         // The index checked the archive: the reading meets no error (one would end it there).
         try? reader.forEachCompact { token in
             guard failure == nil, !out.failed else { return }
-            if token.code == .typeString { _ = types.group(ofSharedString: token.textIndex) { Self.types(of: bytes[token.payload]) } }
-            pending.append(token)
-            do throws(ArchiveJSONError) { try writeDecided(&out) } catch { failure = error }
+            do throws(ArchiveJSONError) {
+                // Nothing waiting: the token is written at once when it can be.
+                if pending.isEmpty {
+                    if try handle(token) {
+                        lookahead = (0, 0)
+                        json.drainIfLarge(into: &out)
+                    } else {
+                        pending.append(token)
+                    }
+                    return
+                }
+                pending.append(token)
+                try writeDecided(&out)
+            } catch {
+                failure = error
+            }
         }
         if let failure { throw failure }
         if out.failed { return }
@@ -227,7 +240,7 @@ struct ArchiveJSONTokenEncoder: ~Copyable {
         case .header, .instanceSize:
             break
         case .typeString, .untypedGroup:
-            let group = token.code == .typeString ? groupTypes(token.textIndex) : types.untypedGroup
+            let group = token.code == .typeString ? groupTypes(token) : types.untypedGroup
             let definesObject: Bool
             if group.isOneObject {
                 // One object: the group defines one exactly when its one value is new.
@@ -331,10 +344,9 @@ struct ArchiveJSONTokenEncoder: ~Copyable {
         }
     }
 
-    /// The types of the type string in shared-string slot `textIndex` (entered as its token
-    /// came).
-    private mutating func groupTypes(_ textIndex: Int) -> ValueTypeTable.Group {
-        types.group(ofSharedString: textIndex) { nil }
+    /// The types of the type string of `token`, a type-string token.
+    private mutating func groupTypes(_ token: CompactToken) -> ValueTypeTable.Group {
+        types.group(ofSharedString: token.textIndex) { Self.types(of: bytes[token.payload]) }
     }
 
     /// The types of a group's type string `text`, which the index has checked (so the depth it
