@@ -86,9 +86,15 @@ extension JSONTextWriter {
     /// its width when that differs from the default, or as `{"raw": …}` when the natural value
     /// would not read back as the same stored value.
     mutating func archiveInteger(_ value: Int64, type: ObjCType, width: IntegerWidth?, defaultWidth: IntegerWidth) {
+        archiveInteger(value, unsignedBits: type.unsignedBits, width: width, defaultWidth: defaultWidth)
+    }
+
+    /// ``archiveInteger(_:type:width:defaultWidth:)`` for a type given by its unsigned bits
+    /// (16, 32 or 64; `nil` for a signed type).
+    mutating func archiveInteger(_ value: Int64, unsignedBits: Int?, width: IntegerWidth?, defaultWidth: IntegerWidth) {
         var raw = false
         var natural: UInt64? = nil
-        if let bits = type.unsignedBits {
+        if let bits = unsignedBits {
             if bits == 64 {
                 if value < 0 { natural = UInt64(bitPattern: value) }
             } else {

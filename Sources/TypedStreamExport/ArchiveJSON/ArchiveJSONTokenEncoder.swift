@@ -29,9 +29,16 @@ extension ArchiveJSON {
 /// makes over the graph, made over the tokens in wire order (which is the writer's order), with
 /// an explicit stack. The wire decision of each token is its own, and is written where it
 /// differs from what NSArchiver would choose at that point.
+///
+/// The tokens come from the reader's one-loop walk (``TokenReader/forEachCompact(_:)``),
+/// which cannot pause: each is kept (``PendingTokens``) until the tokens that decide how it is
+/// laid out have come — the first new object inside a container that can hold one, or the
+/// container's end; a new object's class chain — and then written. A token not yet decidable is
+/// given back and tried again as the next token comes; the look-ahead it has made so far is kept
+/// (``lookahead``), so a long container is looked through once.
 struct ArchiveJSONTokenEncoder: ~Copyable {
-    /// An open container. Its types are kept beside a counter that advances in place (an
-    /// enum payload would be copied out and back, retaining its array, at every value).
+    /// An open container. Its types are entries of ``ValueTypeTable`` (plain data), with a
+    /// counter that advances in place.
     private struct Frame {
         enum Kind {
             /// The top level's groups.
@@ -47,22 +54,12 @@ struct ArchiveJSONTokenEncoder: ~Copyable {
         }
 
         var kind: Kind
-        var types: [ObjCType] = []
-        var element: ObjCType = .unknown
-        /// The next value's type in `types` (groups and structs).
-        var next = 0
+        /// Groups and structs: the next value's type entry; arrays: the element's.
+        var next: Int32 = 0
+        /// Groups and structs: the entry past the last value's type.
+        var end: Int32 = 0
         var slot = 0
     }
-
-    /// A type string's types, unqualified, and whether they can hold an object.
-    private struct GroupTypes {
-        var textIndex: Int
-        var types: [ObjCType]
-        var canHoldObject: Bool
-    }
-
-    /// The types of an untyped group (streamer 3): one object.
-    private static let untypedTypes: [ObjCType] = [.object(className: nil)]
 
     private var json: JSONTextWriter
     private let index: ArchiveIndex
@@ -73,15 +70,53 @@ struct ArchiveJSONTokenEncoder: ~Copyable {
     private let repeatedBudget: Int
     private var repeated = 0
     private var depth = 0
-    /// The archive's tokens, read again in batches (and further to lay out a container that may
-    /// hold a new object).
-    private var tokens: ReadAheadTokens
-    private var frames: [Frame] = [Frame(kind: .document)]
-    /// The types of the type strings met last, by shared-string slot modulo their count (a
-    /// group's type string is nearly always one of a few).
-    private var recentTypes: [GroupTypes?] = Array(repeating: nil, count: 16)
+    /// The archive's tokens handed over by the reader and not written yet.
+    private var pending = PendingTokens()
+    /// How far the look-ahead for the token being decided has gone: tokens looked at after it,
+    /// and the arrays and structs open among them. Reset when the token is written.
+    private var lookahead = (ahead: 0, open: 0)
+    /// A stack of frames in plain memory, freed by the encoder's `deinit`.
+    private struct FrameStack {
+        private var base = UnsafeMutablePointer<Frame>.allocate(capacity: 64)
+        private var capacity = 64
+        private(set) var count = 0
+
+        /// The innermost frame (only when `count > 0`).
+        var top: UnsafeMutablePointer<Frame> { base + (count - 1) }
+
+        mutating func push(_ frame: Frame) {
+            if count == capacity {
+                let bigger = UnsafeMutablePointer<Frame>.allocate(capacity: 2 * capacity)
+                bigger.moveInitialize(from: base, count: count)
+                base.deallocate()
+                base = bigger
+                capacity *= 2
+            }
+            (base + count).initialize(to: frame)
+            count += 1
+        }
+
+        /// Drops the innermost frame (none when there is none).
+        mutating func pop() {
+            if count > 0 { count -= 1 }
+        }
+
+        /// The frames, innermost first.
+        var innermostFirst: [Frame] { (0..<count).reversed().map { base[$0] } }
+
+        func deallocate() { base.deallocate() }
+    }
+
+    /// The open containers, innermost last, in plain memory (no uniqueness check per push).
+    private var frames = FrameStack()
+    /// The types of the type strings met so far.
+    private var types = ValueTypeTable()
     /// The shared-string table as the writer keeps it, for the decisions it would make.
     private var sharedStrings = SharedStringTable()
+
+    deinit {
+        frames.deallocate()
+    }
 
     init(index: ArchiveIndex, options: ArchiveJSON.EncodingOptions, limits: OutputLimits) {
         self.index = index
@@ -91,7 +126,7 @@ struct ArchiveJSONTokenEncoder: ~Copyable {
         self.limits = limits
         repeatedBudget = limits.repeatedBytes(forInputOf: index.bytes.count)
         json = JSONTextWriter(pretty: options.pretty, capacity: 1 << 16)
-        tokens = ReadAheadTokens(index: index, batchSize: 256)
+        frames.push(Frame(kind: .document))
     }
 
     mutating func run(_ out: inout OutputWriter) throws(ArchiveJSONError) {
@@ -99,33 +134,75 @@ struct ArchiveJSONTokenEncoder: ~Copyable {
             throw ArchiveJSONError(.unwritable, path: "header.streamerVersion", "streamer version \(header.streamerVersion) cannot be written (only 3 and 4 exist)")
         }
         json.beginDocument(header)
-        while let token = next() {
-            try handle(token)
-            json.drainIfLarge(into: &out)
-            if out.failed { return }
+        var failure: ArchiveJSONError? = nil
+        var reader = TokenReader(bytes: bytes, compiled: index.compiledTypeStrings)
+        // The index checked the archive: the reading meets no error (one would end it there).
+        try? reader.forEachCompact { token in
+            guard failure == nil, !out.failed else { return }
+            do throws(ArchiveJSONError) {
+                // Nothing waiting: the token is written at once when it can be.
+                if pending.isEmpty {
+                    if try handle(token) {
+                        lookahead = (0, 0)
+                        json.drainIfLarge(into: &out)
+                    } else {
+                        pending.append(token)
+                    }
+                    return
+                }
+                pending.append(token)
+                try writeDecided(&out)
+            } catch {
+                failure = error
+            }
         }
+        if let failure { throw failure }
+        if out.failed { return }
+        pending.ended = true
+        try writeDecided(&out)
+        if out.failed { return }
         if topKind == .group { closeGroup() }
         json.endDocument()
         json.drain(into: &out)
     }
 
-    private mutating func next() -> CompactToken? { tokens.next() }
+    /// Writes the waiting tokens up to the first whose layout is not decided yet.
+    private mutating func writeDecided(_ out: inout OutputWriter) throws(ArchiveJSONError) {
+        while let token = pending.next() {
+            guard try handle(token) else {
+                pending.putBack()
+                return
+            }
+            lookahead = (0, 0)
+            json.drainIfLarge(into: &out)
+            if out.failed { return }
+        }
+    }
+
+    private mutating func next() -> CompactToken? { pending.next() }
 
     /// The innermost open container's kind, read in place (`frames.last` would copy the frame
     /// and retain its types).
-    private var topKind: Frame.Kind? { frames.isEmpty ? nil : frames[frames.count - 1].kind }
+    private var topKind: Frame.Kind? { frames.count == 0 ? nil : frames.top.pointee.kind }
 
-    /// The token `ahead` places after the next one (0: the next), read ahead as needed.
-    private mutating func peek(_ ahead: Int) -> CompactToken? { tokens.peek(ahead) }
+    /// The token `ahead` places after the one being written (0: the next); `nil` when it has not
+    /// come yet or the archive has ended.
+    private func peek(_ ahead: Int) -> CompactToken? { pending.peek(ahead) }
 
-    /// Whether the container just opened — a group (`isGroup`) or an array or struct — defines a
-    /// new object before it ends (it is then laid out over several lines). Only a container
-    /// whose types can hold an object is read ahead, up to its first new object or its end.
-    private mutating func definesNewObject(isGroup: Bool, canHoldObject: Bool) -> Bool {
+    /// Whether the container being opened — a group (`isGroup`) or an array or struct — defines
+    /// a new object before it ends (it is then laid out over several lines); `nil` when the
+    /// tokens that decide it have not come yet. Only a container whose types can hold an object
+    /// is looked through, up to its first new object or its end, resuming where the last try
+    /// stopped.
+    private mutating func definesNewObject(isGroup: Bool, canHoldObject: Bool) -> Bool? {
         guard canHoldObject else { return false }
-        var open = 0
-        var ahead = 0
-        while let token = peek(ahead) {
+        var (ahead, open) = lookahead
+        while true {
+            guard let token = peek(ahead) else {
+                if pending.ended { return false }
+                lookahead = (ahead, open)
+                return nil
+            }
             switch token.code {
             case .object where token.form == .new:
                 return true
@@ -141,36 +218,46 @@ struct ArchiveJSONTokenEncoder: ~Copyable {
             }
             ahead += 1
         }
-        return false
     }
 
-    /// Whether a value of `type` can hold an object (`@` anywhere inside it).
-    private static func canHoldObject(_ type: ObjCType) -> Bool {
-        var pending = [type]
-        while let t = pending.popLast() {
-            switch t.unqualified {
-            case .object: return true
-            case .array(_, let element): pending.append(element)
-            case .structure(_, let fields): pending.append(contentsOf: fields.map(\.type))
-            default: break
-            }
-        }
-        return false
+    /// Whether the tokens of the class chain from `ahead` places after the token being written
+    /// (a new link, then its superclass's, … until a reference or nil) have come, and in a
+    /// streamer-3 archive the one after them (an object's size, if it is one).
+    private func chainHasCome(from start: Int, thenSize: Bool) -> Bool {
+        var ahead = start
+        while let link = peek(ahead), link.code == .classLink, link.form == .new { ahead += 1 }
+        if peek(ahead) == nil { return pending.ended }
+        return !thenSize || peek(ahead + 1) != nil || pending.ended
     }
 
     // MARK: - Tokens
 
-    private mutating func handle(_ token: CompactToken) throws(ArchiveJSONError) {
+    /// Writes `token` (and the tokens of a new object's class chain after it) and answers
+    /// `true`, or answers `false` and writes nothing when the tokens that decide its layout
+    /// have not all come.
+    private mutating func handle(_ token: CompactToken) throws(ArchiveJSONError) -> Bool {
         switch token.code {
         case .header, .instanceSize:
             break
         case .typeString, .untypedGroup:
+            let group = token.code == .typeString ? groupTypes(token) : types.untypedGroup
+            let definesObject: Bool
+            if group.isOneObject {
+                // One object: the group defines one exactly when its one value is new.
+                if let first = peek(0) {
+                    definesObject = first.code == .object && first.form == .new
+                } else if pending.ended {
+                    definesObject = false
+                } else {
+                    return false
+                }
+            } else {
+                guard let decided = definesNewObject(isGroup: true, canHoldObject: group.canHoldObject) else { return false }
+                definesObject = decided
+            }
             if topKind == .group { closeGroup() }
-            let group = token.code == .typeString ? groupTypes(token.textIndex) : nil
-            let canHold = group?.canHoldObject ?? true
-            json.beginObject(definesNewObject(isGroup: true, canHoldObject: canHold) ? .hug : .inline)
+            json.beginObject(definesObject ? .hug : .inline)
             json.key("type")
-            let types: [ObjCType]
             if token.code == .typeString {
                 if token.textIsReference {
                     repeated += token.payload.count
@@ -181,61 +268,93 @@ struct ArchiveJSONTokenEncoder: ~Copyable {
                     json.key("typeWire")
                     json.decision(decision)
                 }
-                types = group?.types ?? []
             } else {
                 json.null()
-                types = Self.untypedTypes
             }
             json.key("values")
             json.beginArray()
-            frames.append(Frame(kind: .group, types: types))
+            frames.push(Frame(kind: .group, next: group.first, end: group.first + group.count))
         case .endOfObject:
             if topKind == .group { closeGroup() }
             if topKind == .objectGroups {
-                frames.removeLast()
+                frames.pop()
                 json.endArray()
                 json.endObject()
                 depth -= 1
             }
         case .arrayEnd, .structEnd:
-            frames.removeLast()
+            frames.pop()
             json.endArray()
             depth -= 1
         default:
-            try value(token, type: takeType())
+            // The layout of an array or struct, and the chain of a new object or class, are
+            // decided before anything is written.
+            var definesObject = false
+            switch token.code {
+            case .object where token.form == .new:
+                guard chainHasCome(from: 0, thenSize: header.streamerVersion == 3) else { return false }
+            case .classLink where token.form == .new:
+                guard chainHasCome(from: 0, thenSize: false) else { return false }
+            case .arrayStart, .structStart:
+                guard let decided = definesNewObject(isGroup: false, canHoldObject: types[nextType].canHoldObject) else { return false }
+                definesObject = decided
+            default:
+                break
+            }
+            try value(token, type: takeType(), definesObject: definesObject)
         }
+        return true
     }
 
     private mutating func closeGroup() {
-        frames.removeLast()
+        frames.pop()
         json.endArray()
         json.endObject()
     }
 
-    private mutating func takeType() -> ObjCType {
-        let top = frames.count - 1
-        guard top >= 0 else { return .unknown }
-        switch frames[top].kind {
+    /// The type entry of the next value, not taken.
+    private var nextType: Int32 {
+        guard frames.count > 0 else { return 0 }
+        let top = frames.top
+        switch top.pointee.kind {
         case .group, .structure:
-            let next = frames[top].next
-            frames[top].next = next + 1
-            return next < frames[top].types.count ? frames[top].types[next] : .unknown
+            return top.pointee.next < top.pointee.end ? top.pointee.next : 0
         case .array:
-            return frames[top].element
+            return top.pointee.next
         case .document, .objectGroups:
-            return .unknown
+            return 0
         }
     }
 
-    /// The types of the type string in shared-string slot `textIndex`, unqualified, and whether
-    /// they can hold an object; kept for the next group with the same type string.
-    private mutating func groupTypes(_ textIndex: Int) -> GroupTypes {
-        let place = textIndex & (recentTypes.count - 1)
-        if let known = recentTypes[place], known.textIndex == textIndex { return known }
-        let types = (tokens.types(ofSharedString: textIndex) ?? []).map(\.unqualified)
-        let group = GroupTypes(textIndex: textIndex, types: types, canHoldObject: types.contains(where: Self.canHoldObject))
-        recentTypes[place] = group
-        return group
+    /// The type entry of the next value (entry 0, a type not known, past a group's or
+    /// struct's types).
+    private mutating func takeType() -> Int32 {
+        guard frames.count > 0 else { return 0 }
+        let top = frames.top
+        switch top.pointee.kind {
+        case .group, .structure:
+            let next = top.pointee.next
+            guard next < top.pointee.end else { return 0 }
+            top.pointee.next = next + 1
+            return next
+        case .array:
+            return top.pointee.next
+        case .document, .objectGroups:
+            return 0
+        }
+    }
+
+    /// The types of the type string of `token`, a type-string token.
+    private mutating func groupTypes(_ token: CompactToken) -> ValueTypeTable.Group {
+        types.group(ofSharedString: token.textIndex) { Self.types(of: bytes[token.payload]) }
+    }
+
+    /// The types of a group's type string `text`, which the index has checked (so the depth it
+    /// allowed is not passed here either).
+    private static func types(of text: ArraySlice<UInt8>) -> [ObjCType]? {
+        var limits = ObjCTypeParser.Limits()
+        limits.maximumDepth = Int.max
+        return try? ObjCType.parseGroup(bytes: text, limits: limits)
     }
 
     private mutating func nest() throws(ArchiveJSONError) {
@@ -248,7 +367,7 @@ struct ArchiveJSONTokenEncoder: ~Copyable {
     /// The error for a repeated type string past the budget, naming the innermost object.
     private func budgetExceeded(_ token: CompactToken) -> ArchiveJSONError {
         var place = "at the top level"
-        for frame in frames.reversed() {
+        for frame in frames.innermostFirst {
             if frame.kind == .objectGroups {
                 let name = index.className(ofObject: frame.slot).map { " (\($0))" } ?? ""
                 place = "in object #\(frame.slot)\(name)"
@@ -260,7 +379,10 @@ struct ArchiveJSONTokenEncoder: ~Copyable {
 
     // MARK: - Values
 
-    private mutating func value(_ token: CompactToken, type: ObjCType) throws(ArchiveJSONError) {
+    /// Writes the value `token` starts, of type entry `typeIndex`; `definesObject`: whether an
+    /// array or struct it opens defines a new object.
+    private mutating func value(_ token: CompactToken, type typeIndex: Int32, definesObject: Bool) throws(ArchiveJSONError) {
+        let type = types[typeIndex]
         switch token.code {
         case .object:
             switch token.form {
@@ -272,21 +394,21 @@ struct ArchiveJSONTokenEncoder: ~Copyable {
             if token.form == .null { json.null() } else { chain(from: token) }
         case .arrayStart:
             try nest()
-            json.beginArray(definesNewObject(isGroup: false, canHoldObject: Self.canHoldObject(type)) ? .block : .inline)
-            if case .array(_, let element) = type { frames.append(Frame(kind: .array, element: element.unqualified)) } else { frames.append(Frame(kind: .array)) }
+            json.beginArray(definesObject ? .block : .inline)
+            frames.push(Frame(kind: .array, next: type.kind == .array ? type.first : 0))
         case .structStart:
             try nest()
-            json.beginArray(definesNewObject(isGroup: false, canHoldObject: Self.canHoldObject(type)) ? .block : .inline)
-            if case .structure(_, let fields) = type { frames.append(Frame(kind: .structure, types: fields.map { $0.type.unqualified })) } else { frames.append(Frame(kind: .structure)) }
+            json.beginArray(definesObject ? .block : .inline)
+            if type.kind == .structure { frames.push(Frame(kind: .structure, next: type.first, end: type.first + type.count)) } else { frames.push(Frame(kind: .structure)) }
         case .integer:
-            switch type {
-            case .short, .unsignedShort:
+            let unsignedBits = type.unsignedBits == 0 ? nil : Int(type.unsignedBits)
+            if type.kind == .short {
                 let signed = Int64(Int16(truncatingIfNeeded: token.value))
                 let width = IntegerPlace.short.width(recorded: token.width, for: signed)
-                json.archiveInteger(signed, type: type, width: width, defaultWidth: IntegerPlace.short.archiverChoice(for: signed))
-            default:
+                json.archiveInteger(signed, unsignedBits: unsignedBits, width: width, defaultWidth: IntegerPlace.short.archiverChoice(for: signed))
+            } else {
                 let width = IntegerPlace.integer.width(recorded: token.width, for: token.value)
-                json.archiveInteger(token.value, type: type, width: width, defaultWidth: IntegerPlace.integer.archiverChoice(for: token.value))
+                json.archiveInteger(token.value, unsignedBits: unsignedBits, width: width, defaultWidth: IntegerPlace.integer.archiverChoice(for: token.value))
             }
         case .float:
             if token.form == .ieee {
@@ -351,22 +473,18 @@ struct ArchiveJSONTokenEncoder: ~Copyable {
         json.integer(Int64(token.slot))
         json.key("class")
         if let first = next() { chain(from: first) }
-        if header.streamerVersion == 3, let size = next() {
-            if size.code == .instanceSize {
-                let width = IntegerPlace.counted.width(recorded: size.width, for: size.value)
-                let defaultWidth = IntegerPlace.counted.archiverChoice(for: size.value)
-                if size.value != 0 || width != defaultWidth {
-                    json.key("size")
-                    json.archiveInteger(size.value, type: .int, width: width, defaultWidth: defaultWidth)
-                }
-            } else {
-                // Not a size after all: read it again next.
-                tokens.putBack(size)
+        if header.streamerVersion == 3, let size = peek(0), size.code == .instanceSize {
+            _ = next()
+            let width = IntegerPlace.counted.width(recorded: size.width, for: size.value)
+            let defaultWidth = IntegerPlace.counted.archiverChoice(for: size.value)
+            if size.value != 0 || width != defaultWidth {
+                json.key("size")
+                json.archiveInteger(size.value, unsignedBits: nil, width: width, defaultWidth: defaultWidth)
             }
         }
         json.key("groups")
         json.beginArray()
-        frames.append(Frame(kind: .objectGroups, slot: token.slot))
+        frames.push(Frame(kind: .objectGroups, slot: token.slot))
     }
 
     /// A class chain from its first link: new classes until a reference or the end.

@@ -145,6 +145,7 @@ struct JSONTextWriter: ~Copyable {
         top.count += 1
     }
 
+    @inline(__always)
     private mutating func open(_ bracket: UInt8, _ layout: Layout) {
         separate()
         var effective = pretty ? layout : .inline
@@ -163,6 +164,7 @@ struct JSONTextWriter: ~Copyable {
         put(bracket)
     }
 
+    @inline(__always)
     private mutating func close(_ bracket: UInt8) {
         guard openCount > 0 else { return }
         if top.layout == .block, top.count > 0 { newline(indent: top.lineIndent) }
