@@ -46,25 +46,31 @@ extension KeyedArchiveRepresentable where Self: ArchivableObject {
 /// `$class` dictionary gets a UID after its keys, and is shared by every object of the same
 /// class chain. The same instance met twice gets the same UID; equal plain values (strings,
 /// numbers, data) are stored once, as Foundation does.
+///
+/// An encoder is used by one thread at a time (its stored state is not checked for overlapping
+/// access at run time: ``reference(to:)`` runs once per object).
 public final class KeyedArchiveEncoder {
     /// The options in force.
     public let options: KeyedArchiveExporter.Options
 
     /// `$objects`, packed (see ``KeyedObjectTable``).
-    private(set) var table: KeyedObjectTable = {
+    @exclusivity(unchecked) private(set) var table: KeyedObjectTable = {
         var table = KeyedObjectTable()
         table.append(.string("$null"))
         return table
     }()
-    private var uids = KeyedObjectUIDs()
-    private var classUIDs: [[String]: UInt32] = [:]
-    private var retained: [AnyObject] = []
+    @exclusivity(unchecked) private var uids = KeyedObjectUIDs()
+    @exclusivity(unchecked) private var recentPlain = RecentPlainUIDs()
+    @exclusivity(unchecked) private var classUIDs: [[String]: UInt32] = [:]
+    /// The class chain given a UID last, and its UID.
+    @exclusivity(unchecked) private var lastClass: (names: [String], uid: UInt32)?
+    @exclusivity(unchecked) private var retained: [AnyObject] = []
     /// The keys written so far of the objects being written, outermost first, in one buffer
     /// (a nested object's keys follow its parent's and are taken off when it is done), and
     /// where each object's keys start: no array is made or grown per object.
-    private var fields: [PlistEntry] = []
-    private var fieldStarts: [Int] = []
-    private var classSlots: [ObjectIdentifier: ClassReference] = [:]
+    @exclusivity(unchecked) private var fields: [PlistEntry] = []
+    @exclusivity(unchecked) private var fieldStarts: [Int] = []
+    @exclusivity(unchecked) private var classSlots: [ObjectIdentifier: ClassReference] = [:]
     /// The readable keys (`TSRTFText`, `TSArchives`) of the objects being written.
     private let readableKeys = KeyedReadableKeys()
 
@@ -75,9 +81,9 @@ public final class KeyedArchiveEncoder {
     }
 
     /// What ``KeyedArchiveExporter/Options/maximumTextBytes`` still allows.
-    private var textBytesLeft: Int
+    @exclusivity(unchecked) private var textBytesLeft: Int
     /// Set when a value passed the budget; the object being written then throws.
-    private var overBudget = false
+    @exclusivity(unchecked) private var overBudget = false
 
     /// Counts the strings and data of `value` against the budget (an explicit stack: a value
     /// nests as deep as its type string).
@@ -173,13 +179,23 @@ public final class KeyedArchiveEncoder {
         guard let object else { return .uid(0) }
         let id = ObjectIdentifier(object)
         if let uid = uids[id] { return .uid(uid) }
+        if let uid = recentPlain[object] { return .uid(uid) }
         // The unarchiver makes a new ClassReference per `@` slot; one class is one object here.
         if let slot = object as? ClassReference, let entry = slot.entry, classSlots[ObjectIdentifier(entry)] !== slot {
             return try reference(toClassSlot: entry)
         }
         let form = try representation(of: object)
         if let plain = form.keyedPlainValue(options: options) {
-            if case .data(let bytes) = plain { noteData(bytes[...]) }
+            // A string or number met again is found by its value (``plainReference(_:)``), or
+            // sooner among those met lately: the identity table holds only the objects that need
+            // it (a few per cent of them in a table of strings and numbers). Data is noted there,
+            // so that its readable keys are written once, with the object that first refers to it.
+            guard case .data(let bytes) = plain else {
+                let ref = try plainReference(plain)
+                if case .uid(let uid) = ref { recentPlain.note(object, uid: uid) }
+                return ref
+            }
+            noteData(bytes[...])
             let ref = try plainReference(plain)
             if case .uid(let uid) = ref { uids.insert(id, uid: uid) }
             retained.append(object)
@@ -249,13 +265,20 @@ public final class KeyedArchiveEncoder {
 
     /// The UID of the `$class` dictionary for a class chain, stored once per chain.
     public func classReference(_ names: [String]) throws(KeyedArchiveError) -> PlistValue {
-        if let uid = classUIDs[names] { return .uid(uid) }
+        // Objects of one class often come in a row: the chain written last is compared (names
+        // made from the same class entry share their storage) before any hashing.
+        if let last = lastClass, last.names == names { return .uid(last.uid) }
+        if let uid = classUIDs[names] {
+            lastClass = (names, uid)
+            return .uid(uid)
+        }
         let uid = try nextUID()
         table.append(.dictionary([
             PlistEntry("$classname", .string(names.first ?? "NSObject")),
             PlistEntry("$classes", .array(names.map(PlistValue.string))),
         ]))
         classUIDs[names] = uid
+        lastClass = (names, uid)
         return .uid(uid)
     }
 

@@ -143,19 +143,27 @@ extension AttributedStringObject: KeyedArchiveRepresentable {
         try encoder.encode(stringObject, forKey: "NSString")
         guard !attributeRuns.isEmpty else { return }
         let empty = DictionaryObject()
-        var distinct: [DictionaryObject] = []
+        // The distinct dictionaries, as the elements of the `NSAttributes` array; found by a
+        // look along them while they are few (as they nearly always are), by a table past that.
+        var distinct: [AnyObject?] = []
         var index: [ObjectIdentifier: Int] = [:]
         var info: [UInt8] = []
         for run in attributeRuns {
             let dictionary = run.attributes ?? empty
-            let id = ObjectIdentifier(dictionary)
-            let number: Int
-            if let known = index[id] {
+            var number = -1
+            if index.isEmpty {
+                number = distinct.firstIndex { $0 === dictionary } ?? -1
+            } else if let known = index[ObjectIdentifier(dictionary)] {
                 number = known
-            } else {
+            }
+            if number < 0 {
                 number = distinct.count
-                index[id] = number
                 distinct.append(dictionary)
+                if !index.isEmpty {
+                    index[ObjectIdentifier(dictionary)] = number
+                } else if distinct.count > Self.distinctDictionariesLookedAlong {
+                    for (at, known) in distinct.enumerated() { if let known { index[ObjectIdentifier(known)] = at } }
+                }
             }
             Varint.append(UInt64(max(run.length, 0)), to: &info)
             Varint.append(UInt64(number), to: &info)
@@ -167,6 +175,12 @@ extension AttributedStringObject: KeyedArchiveRepresentable {
         try encoder.encode(ArrayObject(distinct, mutable: true), forKey: "NSAttributes")
         encoder.encode(try encoder.plainReference(.data(info)), forKey: "NSAttributeInfo")
     }
+}
+
+extension AttributedStringObject {
+    /// How many distinct attribute dictionaries of one string are found by a look along them,
+    /// before a table is made.
+    fileprivate static let distinctDictionariesLookedAlong = 8
 }
 
 /// Base-128 varints, low bits first, as `NSAttributeInfo` stores run lengths and indices.

@@ -87,7 +87,7 @@ public enum BinaryPlistWriter {
         private var frames: [(slot: Int, left: Int)] = []
         /// The size of every object written, as varints (the offset table is made from them).
         private var sizes: [UInt8] = []
-        /// The bytes of the object being written.
+        /// The bytes of the objects of the unit being written.
         private var bytes: [UInt8] = []
 
         init(top: [UInt8], keys: [String], entries: KeyedObjectTable?) {
@@ -299,10 +299,11 @@ public enum BinaryPlistWriter {
             return object
         }
 
-        /// Writes the objects of the unit just flattened.
+        /// Writes the objects of the unit just flattened (made in ``bytes``, then written at once).
         private mutating func emit(_ code: [UInt8], into out: inout OutputWriter) {
+            bytes.removeAll(keepingCapacity: true)
             for item in items {
-                bytes.removeAll(keepingCapacity: true)
+                let start = bytes.count
                 switch item {
                 case .collection(let marker, let range):
                     appendMarker(marker, count: marker == 0xD ? range.count / 2 : range.count, into: &bytes)
@@ -313,9 +314,9 @@ public enum BinaryPlistWriter {
                 case .scalar(let tag, let position):
                     encodeScalar(code, tag: tag, at: position + 1, keys: keys, into: &bytes)
                 }
-                PlistCode.appendVarint(bytes.count, to: &sizes)
-                out.append(bytes)
+                PlistCode.appendVarint(bytes.count - start, to: &sizes)
             }
+            out.append(bytes)
         }
     }
 
