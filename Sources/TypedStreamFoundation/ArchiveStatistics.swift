@@ -80,7 +80,7 @@ public struct ArchiveStatistics: Sendable {
     /// process can keep them rather than free them). Throws ``CoderError`` from the codecs.
     public static func compute(decoding decoder: Unarchiver) throws(CoderError) -> ArchiveStatistics {
         // Counted by the decoder as it makes them; the items themselves need not be kept.
-        try decoder.forEachTopLevelItem { _ in }
+        while try decoder.decodeNextTopLevelItem() != nil {}
         var statistics = ArchiveStatistics()
         // Counted per class by the decoder; a name is made once per class.
         for count in decoder.decodedObjectCounts() {

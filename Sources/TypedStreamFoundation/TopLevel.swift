@@ -24,25 +24,21 @@ extension ObjectDecoder {
     /// Throws ``CoderError`` from the class codecs.
     public func decodeTopLevelItems() throws(CoderError) -> [TopLevelItem] {
         var items: [TopLevelItem] = []
-        try forEachTopLevelItem { item in items.append(item) }
+        while let item = try decodeNextTopLevelItem() { items.append(item) }
         return items
     }
 
-    /// Decodes every remaining top-level group, as ``decodeTopLevelItems()`` does, handing each
-    /// item to `body` as soon as it is decoded instead of keeping them all: an archive of
-    /// millions of small top-level groups then costs the memory of one. Throws ``CoderError``
-    /// from the class codecs, or what `body` throws.
-    public func forEachTopLevelItem(_ body: (TopLevelItem) throws(CoderError) -> Void) throws(CoderError) {
-        while hasMoreGroups {
-            if nextGroupHasTypeString("@") {
-                try body(.object(try decodeObject()))
-                continue
-            }
-            let group = try decodeGroup()
-            var objects: [ObjectIdentifier: AnyObject] = [:]
-            for value in group.values { try collectObjects(in: value, into: &objects) }
-            try body(.group(group, objects: objects))
-        }
+    /// Decodes the next top-level group, as ``decodeTopLevelItems()`` decodes each, or returns
+    /// nil when none is left. A caller that handles each item as it comes keeps the memory of
+    /// one item, not of all: an archive of millions of small top-level groups then stays small.
+    /// Throws ``CoderError`` from the class codecs.
+    public func decodeNextTopLevelItem() throws(CoderError) -> TopLevelItem? {
+        guard hasMoreGroups else { return nil }
+        if nextGroupHasTypeString("@") { return .object(try decodeObject()) }
+        let group = try decodeGroup()
+        var objects: [ObjectIdentifier: AnyObject] = [:]
+        for value in group.values { try collectObjects(in: value, into: &objects) }
+        return .group(group, objects: objects)
     }
 
     private func collectObjects(in value: ArchivedValue, into objects: inout [ObjectIdentifier: AnyObject]) throws(CoderError) {

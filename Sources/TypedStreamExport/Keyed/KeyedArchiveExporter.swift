@@ -96,17 +96,21 @@ public enum KeyedArchiveExporter {
     /// `$top`, and of a nested archive's entry under `--deep`.
     static func topEntries(_ items: [TopLevelItem], encoder: KeyedArchiveEncoder) throws(KeyedArchiveError) -> [PlistEntry] {
         var entries: [PlistEntry] = []
-        for (index, item) in items.enumerated() {
-            let key = index == 0 ? "root" : "TSItem\(index)"
-            switch item {
-            case .object(let object):
-                entries.append(PlistEntry(key, try encoder.reference(to: object)))
-            case .group(let group, let objects):
-                entries.append(PlistEntry(key, try encoder.reference(to: KeyedTopLevelGroup(group, objects: objects))))
-            }
-        }
+        for (index, item) in items.enumerated() { entries.append(try topEntry(item, at: index, encoder: encoder)) }
         if entries.isEmpty { entries.append(PlistEntry("root", .uid(0))) }
         return entries
+    }
+
+    /// The `$top` entry of top-level item number `index`, encoded by `encoder`: `root` for the
+    /// first, `TSItem<index>` for the others.
+    private static func topEntry(_ item: TopLevelItem, at index: Int, encoder: KeyedArchiveEncoder) throws(KeyedArchiveError) -> PlistEntry {
+        let key = index == 0 ? "root" : "TSItem\(index)"
+        switch item {
+        case .object(let object):
+            return PlistEntry(key, try encoder.reference(to: object))
+        case .group(let group, let objects):
+            return PlistEntry(key, try encoder.reference(to: KeyedTopLevelGroup(group, objects: objects)))
+        }
     }
 
     /// `$top` and the packed `$objects` of `items`, written by `encoder`.
@@ -122,15 +126,47 @@ public enum KeyedArchiveExporter {
                                options: Options) throws(KeyedArchiveError) -> (top: [PlistEntry], objects: KeyedObjectTable) {
         var options = options
         if options.maximumTextBytes == nil { options.maximumTextBytes = expansionBudget(forInputBytes: bytes.count) }
+        // Classes without a keyed layout decode generically, straight from the archive.
+        let registry = registry.keyedLayoutsOnly
+        let encoder = KeyedArchiveEncoder(options: options)
+        do {
+            return try encodeAsDecoded(typedstream: bytes, registry: registry, encoder: encoder)
+        } catch {
+            guard encoder.metObjectWithoutLayout else { throw error }
+        }
         let items: [TopLevelItem]
         do {
-            // Classes without a keyed layout decode generically, straight from the archive.
-            let decoder = try Unarchiver(bytes: bytes, registry: registry.keyedLayoutsOnly)
-            items = try decoder.decodeTopLevelItems()
+            items = try Unarchiver(bytes: bytes, registry: registry).decodeTopLevelItems()
         } catch {
             throw KeyedArchiveError(error)
         }
         return try encode(items, options: options)
+    }
+
+    /// `$top` and the packed `$objects` of a typedstream's top-level items, each encoded by
+    /// `encoder` as soon as it is decoded: an archive of millions of small top-level groups
+    /// keeps one at a time, and one that would pass the text budget is refused at the item
+    /// that passes it. Only the items of what may still be a colour list are kept.
+    private static func encodeAsDecoded(typedstream bytes: [UInt8], registry: ClassRegistry,
+                                        encoder: KeyedArchiveEncoder) throws(KeyedArchiveError) -> (top: [PlistEntry], objects: KeyedObjectTable) {
+        let decoder: Unarchiver
+        do { decoder = try Unarchiver(bytes: bytes, registry: registry) } catch { throw KeyedArchiveError(error) }
+        var top: [PlistEntry] = []
+        var colorListItems: [TopLevelItem]? = []
+        while true {
+            let next: TopLevelItem?
+            do { next = try decoder.decodeNextTopLevelItem() } catch { throw KeyedArchiveError(error) }
+            guard let item = next else { break }
+            top.append(try topEntry(item, at: top.count, encoder: encoder))
+            if colorListItems != nil, KeyedReadableKeys.mayBeColorList(item, at: colorListItems!.count) {
+                colorListItems!.append(item)
+            } else {
+                colorListItems = nil
+            }
+        }
+        if top.isEmpty { top.append(PlistEntry("root", .uid(0))) }
+        if let items = colorListItems, let list = try KeyedReadableKeys.colorList(items, encoder: encoder) { top.append(list) }
+        return (top, encoder.table)
     }
 
     /// Writes ``export(typedstream:registry:options:)`` as a binary (`bplist00`) property list

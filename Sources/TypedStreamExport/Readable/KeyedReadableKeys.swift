@@ -90,14 +90,24 @@ final class KeyedReadableKeys {
         return .dictionary(entries)
     }
 
+    /// Whether `item`, as top-level item number `index`, has the type string a colour list has
+    /// there: `"i"` first, `"@i"` second, `"@@"` after.
+    static func mayBeColorList(_ item: TopLevelItem, at index: Int) -> Bool {
+        guard case .group(let group, _) = item else { return false }
+        switch index {
+        case 0: return group.typeText == "i"
+        case 1: return group.typeText == "@i"
+        default: return group.typeText == "@@"
+        }
+    }
+
     /// `$top`'s `TSColorList` when `items` are a colour list's groups (`"i"`, `"@i"`, then
     /// `"@@"` pairs of a colour and its name string), with the colours' UIDs; else `nil`.
     static func colorList(_ items: [TopLevelItem], encoder: KeyedArchiveEncoder) throws(KeyedArchiveError) -> PlistEntry? {
-        guard items.count >= 2, case .group(let version, _) = items[0], version.typeText == "i",
-              case .group(let header, _) = items[1], header.typeText == "@i" else { return nil }
+        guard items.count >= 2, items.indices.allSatisfy({ mayBeColorList(items[$0], at: $0) }) else { return nil }
         var list: [PlistValue] = []
         for item in items.dropFirst(2) {
-            guard case .group(let group, let objects) = item, group.typeText == "@@", group.values.count == 2,
+            guard case .group(let group, let objects) = item, group.values.count == 2,
                   case .object(let colorEntry?, _) = group.values[0], case .object(let nameEntry?, _) = group.values[1],
                   let color = objects[ObjectIdentifier(colorEntry)], let name = objects[ObjectIdentifier(nameEntry)] as? StringObject
             else { return nil }
