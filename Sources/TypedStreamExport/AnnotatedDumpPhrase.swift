@@ -51,10 +51,11 @@ struct AnnotatedDumpPhrase {
     /// Appends words.
     @inline(__always)
     mutating func add(_ text: StaticString) {
-        bytes.append(contentsOf: UnsafeRawBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
+        text.withUTF8Buffer { bytes.append(contentsOf: $0) }
     }
 
     /// Appends text (for the rare pieces made as strings: reals, type encodings, error reasons).
+    @_disfavoredOverload
     mutating func add(_ text: String) {
         bytes.append(contentsOf: text.utf8)
     }
@@ -182,6 +183,7 @@ struct AnnotatedDumpPhrase {
     }
 
     /// Appends `text` in `style`; empty text adds nothing.
+    @_disfavoredOverload
     mutating func add(_ text: String, _ style: Style) {
         guard !text.isEmpty else { return }
         begin(style)
