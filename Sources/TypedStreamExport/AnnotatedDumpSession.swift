@@ -40,7 +40,7 @@ struct AnnotatedDumpSession {
         let upper = options.length.map { lower + min(max($0, 0), bytes.count - lower) } ?? bytes.count
         window = lower..<upper
         reader = TokenReader(bytes: bytes, limits: options.limits)
-        describer = AnnotatedDumpDescriber(textLimit: options.textLimit)
+        describer = AnnotatedDumpDescriber(bytes: bytes, textLimit: options.textLimit, useColor: options.useColor)
         if let index = options.objectIndex { follow = .waiting(index: index) }
     }
 
@@ -48,42 +48,32 @@ struct AnnotatedDumpSession {
     /// data or the first damage, whichever comes first (or until `out` fails), writing its
     /// lines to `out`.
     mutating func run(into out: inout OutputWriter) -> AnnotatedDump.Summary {
-        var pending: [Token] = []
-        var failure: WireError?
-        reading: while true {
-            do throws(WireError) {
-                guard let token = try reader.next() else { break reading }
-                // The streamer-3 marker has no bytes; the object line after it says
-                // "no type string" already.
-                if case .untypedGroup = token.kind { continue reading }
-                pending.append(token)
-                // A new object's line names its class, which the next token (its first class
-                // link) tells: read the whole chain before describing any of it.
-                if case .object(.new) = token.kind {
-                    while let link = try reader.next() {
-                        pending.append(link)
-                        guard case .classLink(let form) = link.kind else { break }
-                        if case .new = form { continue }
-                        break
-                    }
-                }
-            } catch {
-                failure = error
+        var tokens = AnnotatedDumpTokens(reader: reader)
+        // A new object and the class links read with it go together: the object's line names
+        // its class, which its first link tells. Reading stops only between such groups.
+        var inChain = false
+        var stopped = false
+        while let token = tokens.next() {
+            // The streamer-3 marker has no bytes; the object line after it says
+            // "no type string" already.
+            if token.code == .untypedGroup { continue }
+            var preview: CompactToken?
+            if token.code == .object, token.form == .new {
+                inChain = true
+                if let next = tokens.peek(), next.code == .classLink { preview = next }
+            } else if inChain, token.code != .classLink || token.form != .new {
+                inChain = false
             }
-            for (position, token) in pending.enumerated() {
-                var preview: ClassForm?
-                if case .object(.new) = token.kind, position + 1 < pending.count,
-                   case .classLink(let first) = pending[position + 1].kind {
-                    preview = first
-                }
-                show(token, classPreview: preview, &out)
-                decodedEnd = max(decodedEnd, token.end)
+            show(token, header: tokens.header, classPreview: preview, &out)
+            decodedEnd = max(decodedEnd, token.end)
+            if !inChain, shouldStop || out.failed {
+                stopped = true
+                break
             }
-            pending.removeAll(keepingCapacity: true)
-            if failure != nil || shouldStop || out.failed { break }
         }
-        if let failure { showDamage(failure, &out) }
-        if case .waiting(let index) = follow, failure == nil {
+        reader = tokens.reader
+        if !stopped, let failure = tokens.failure { showDamage(failure, &out) }
+        if case .waiting(let index) = follow, summary.error == nil {
             summary.objectFound = false
             summary.lineCount += 1
             out.append(missingObjectNote(index))
@@ -102,16 +92,16 @@ struct AnnotatedDumpSession {
 
     /// Whether a token is inside the followed object (or no object is followed), updating the
     /// follow state as the object starts and ends.
-    private mutating func passesFollow(_ token: Token) -> Bool {
+    private mutating func passesFollow(_ token: CompactToken) -> Bool {
         switch follow {
         case .off: return true
         case .done: return false
         case .waiting(let index):
-            guard case .object(.new(index)) = token.kind else { return false }
+            guard token.code == .object, token.form == .new, token.slot == index else { return false }
             follow = .inside(index: index, depth: token.depth)
             return true
         case .inside(_, let depth):
-            if case .endOfObject = token.kind, token.depth == depth { follow = .done }
+            if token.code == .endOfObject, token.depth == depth { follow = .done }
             return true
         }
     }
@@ -126,13 +116,13 @@ struct AnnotatedDumpSession {
 
     // MARK: - Lines
 
-    private mutating func show(_ token: Token, classPreview: ClassForm?, _ out: inout OutputWriter) {
+    private mutating func show(_ token: CompactToken, header: StreamHeader?, classPreview: CompactToken?, _ out: inout OutputWriter) {
         // Every token goes through the describer, shown or not, to keep its tables right.
-        let phrase = describer.describe(token, classPreview: classPreview)
+        describer.describe(token, header: header, classPreview: classPreview)
         guard passesFollow(token), inWindow(token.range) else { return }
         if token.start == token.end {
             summary.lineCount += 1
-            layout.writeMarkerLine(offset: token.start, depth: token.depth, phrase: phrase, to: &out)
+            layout.writeMarkerLine(offset: token.start, depth: token.depth, phrase: describer.phrase.bytes, to: &out)
             if flushingEachLine { out.flush() }
             return
         }
@@ -143,25 +133,18 @@ struct AnnotatedDumpSession {
         while chunkStart < token.end {
             let chunkEnd = min(chunkStart + bytesPerLine, token.end)
             if (chunkStart..<chunkEnd).overlaps(window) {
-                let note: AnnotatedDumpPhrase? = annotated ? nil : continued(phrase, from: chunkStart == token.start ? nil : token.start)
                 summary.lineCount += 1
-                layout.writeDataLine(offset: chunkStart, bytes: bytes[chunkStart..<chunkEnd],
-                                     role: .decoded(headOffsets: heads), depth: token.depth, phrase: note, to: &out)
+                // The first shown line of a token carries its annotation; when the window cuts
+                // off the token's first line, it says where the token started.
+                layout.writeDataLine(bytes, chunkStart..<chunkEnd, role: .decoded(headOffsets: heads), depth: token.depth,
+                                     continuedFrom: chunkStart == token.start ? nil : token.start,
+                                     phrase: annotated ? [] : describer.phrase.bytes, to: &out)
                 if flushingEachLine { out.flush() }
                 annotated = true
                 cover(chunkStart..<chunkEnd)
             }
             chunkStart = chunkEnd
         }
-    }
-
-    /// The phrase for the first shown line of a token; when the window cuts off the token's
-    /// first line, says where the token started.
-    private func continued(_ phrase: AnnotatedDumpPhrase, from start: Int?) -> AnnotatedDumpPhrase {
-        guard let start else { return phrase }
-        var note = AnnotatedDumpPhrase("(continued from 0x\(AnnotatedDumpText.hex(start))) ")
-        for (style, text) in phrase.parts { note.add(text, style) }
-        return note
     }
 
     private mutating func showDamage(_ error: WireError, _ out: inout OutputWriter) {
@@ -178,10 +161,11 @@ struct AnnotatedDumpSession {
             while chunkStart < contextEnd {
                 let chunkEnd = min(chunkStart + bytesPerLine, contextEnd)
                 if (chunkStart..<chunkEnd).overlaps(window) {
-                    let note = first ? AnnotatedDumpPhrase(noteForUndecoded(error, contextEnd: contextEnd), .error) : nil
+                    var note = AnnotatedDumpPhrase(useColor: options.useColor)
+                    if first { note.add(noteForUndecoded(error, contextEnd: contextEnd), .error) }
                     summary.lineCount += 1
-                    layout.writeDataLine(offset: chunkStart, bytes: bytes[chunkStart..<chunkEnd],
-                                         role: .undecoded, depth: reader.depth, phrase: note, to: &out)
+                    layout.writeDataLine(bytes, chunkStart..<chunkEnd, role: .undecoded, depth: reader.depth,
+                                         phrase: note.bytes, to: &out)
                     if flushingEachLine { out.flush() }
                     first = false
                 }

@@ -3,12 +3,8 @@ import TypedStream
 /// Text helpers for the annotated dump: hex digits, quoting of archive text, numbers.
 /// Written by hand so that the dump needs nothing beyond the standard library.
 enum AnnotatedDumpText {
-    private static let hexDigits: [Character] = Array("0123456789abcdef")
-
-    /// Two lowercase hex digits.
-    static func hexByte(_ byte: UInt8) -> String {
-        String([hexDigits[Int(byte >> 4)], hexDigits[Int(byte & 0x0F)]])
-    }
+    /// Lowercase hex digits as ASCII bytes.
+    static let hexDigitBytes: [UInt8] = Array("0123456789abcdef".utf8)
 
     /// `value` in lowercase hex, zero-padded to at least `digits` digits.
     static func hex(_ value: Int, digits: Int = 8) -> String {
@@ -40,34 +36,4 @@ enum AnnotatedDumpText {
         }
         return "\(value)"
     }
-}
-
-/// An annotation: text in pieces, each with the style the colour palette gives it.
-struct AnnotatedDumpPhrase {
-    /// How a piece of an annotation is coloured.
-    enum Style {
-        /// Ordinary words.
-        case plain
-        /// Text from the archive (quoted strings).
-        case string
-        /// Class names.
-        case name
-        /// Error messages.
-        case error
-    }
-
-    /// The pieces, in order.
-    private(set) var parts: [(Style, String)] = []
-
-    init(_ text: String = "", _ style: Style = .plain) {
-        if !text.isEmpty { parts.append((style, text)) }
-    }
-
-    /// Appends a piece.
-    mutating func add(_ text: String, _ style: Style = .plain) {
-        if !text.isEmpty { parts.append((style, text)) }
-    }
-
-    /// The text without colour.
-    var plain: String { parts.map(\.1).joined() }
 }

@@ -144,6 +144,8 @@ struct ArchiveTreeWriter {
     private var chainsWritten: Set<Int> = []
     /// Chain texts of classes whose chain is short, as written.
     private var chainTexts: [Int: [UInt8]] = [:]
+    /// Per type string, by the offset of its text: its group's types without qualifiers.
+    private var unqualifiedGroupTypes: [Int: [ObjCType]] = [:]
     /// Shared strings used as long type strings that have been written out in full.
     private var typeStringsWritten: Set<Int> = []
     /// The field names of the objects of catalogued classes (`nil` when the archive has none).
@@ -215,10 +217,9 @@ struct ArchiveTreeWriter {
         case .header, .instanceSize:
             break
         case .typeString:
-            let types = currentReader.types(ofSharedString: token.textIndex) ?? []
-            startGroup(prefix: .typeString(index: token.textIndex, text: token.payload), types: types, &out)
+            startGroup(prefix: .typeString(index: token.textIndex, text: token.payload), types: groupTypes(token), &out)
         case .untypedGroup:
-            startGroup(prefix: .untyped, types: [.object(className: nil)], &out)
+            startGroup(prefix: .untyped, types: Self.untypedGroupTypes, &out)
         case .endOfObject:
             while let frame = frames.popLast() {
                 if case .groups = frame { break }
@@ -240,8 +241,6 @@ struct ArchiveTreeWriter {
         }
     }
 
-    private var currentReader: TokenReader { readers[readers.count - 1] }
-
     /// Records what a class link says: a new class's version, the superclass of the link read
     /// before it, the class of the object read before it.
     private mutating func noteClassLink(_ token: CompactToken) {
@@ -261,6 +260,19 @@ struct ArchiveTreeWriter {
         }
     }
 
+    /// The types of a streamer-3 group without a type string: one object.
+    private static let untypedGroupTypes: [ObjCType] = [.object(className: nil)]
+
+    /// The types of the group the type string `token` starts, without qualifiers; worked out
+    /// once per type string (by where its text lies), not at every group.
+    private mutating func groupTypes(_ token: CompactToken) -> [ObjCType] {
+        if let known = unqualifiedGroupTypes[token.payloadStart] { return known }
+        let types = (readers[readers.count - 1].types(ofSharedString: token.textIndex) ?? []).map(\.unqualified)
+        unqualifiedGroupTypes[token.payloadStart] = types
+        return types
+    }
+
+    /// Starts a group of values of `types` (without qualifiers).
     private mutating func startGroup(prefix: Prefix, types: [ObjCType], _ out: inout OutputWriter) {
         // The previous group of the same object (or the top level) is complete.
         while let last = frames.last {
@@ -280,7 +292,7 @@ struct ArchiveTreeWriter {
             writePrefix(prefix, &out)
             out.append(0x0A)
         }
-        frames.append(.group(depth: depth, single: single, prefix: prefix, types: types.map(\.unqualified), next: 0, names: fields))
+        frames.append(.group(depth: depth, single: single, prefix: prefix, types: types, next: 0, names: fields))
     }
 
     /// The depth, prefix, type and field name of the next value.

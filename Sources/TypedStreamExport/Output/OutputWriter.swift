@@ -71,6 +71,7 @@ public struct OutputWriter: ~Copyable {
     }
 
     /// Appends bytes; a run longer than the buffer goes to the sink directly.
+    @inline(__always)
     public mutating func append(_ bytes: UnsafeRawBufferPointer) {
         guard let source = bytes.baseAddress, bytes.count > 0 else { return }
         if bytes.count <= capacity - count {
@@ -78,6 +79,12 @@ public struct OutputWriter: ~Copyable {
             count += bytes.count
             return
         }
+        appendPastBuffer(bytes)
+    }
+
+    /// Appends bytes that do not fit in what is left of the buffer.
+    private mutating func appendPastBuffer(_ bytes: UnsafeRawBufferPointer) {
+        guard let source = bytes.baseAddress else { return }
         flush()
         if bytes.count < capacity {
             base.update(from: source.assumingMemoryBound(to: UInt8.self), count: bytes.count)
@@ -101,8 +108,10 @@ public struct OutputWriter: ~Copyable {
         bytes.withUnsafeBytes { append($0) }
     }
 
-    /// Appends text as UTF-8.
+    /// Appends text as UTF-8. (A string literal goes to the `StaticString` form, which copies
+    /// its bytes without looking at a `String`.)
     @inline(__always)
+    @_disfavoredOverload
     public mutating func append(_ text: String) {
         var text = text
         text.withUTF8 { append(UnsafeRawBufferPointer($0)) }
@@ -111,7 +120,7 @@ public struct OutputWriter: ~Copyable {
     /// Appends a literal as UTF-8.
     @inline(__always)
     public mutating func append(_ text: StaticString) {
-        append(UnsafeRawBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
+        text.withUTF8Buffer { append(UnsafeRawBufferPointer($0)) }
     }
 
     /// Appends `count` spaces.
@@ -168,9 +177,13 @@ public struct OutputWriter: ~Copyable {
         var shown = max(1, min(digits, 16))
         while shown < 16 && value >> (4 * UInt64(shown)) != 0 { shown += 1 }
         withSpace(16) { pointer in
-            for i in 0..<shown {
-                let nibble = Int((value >> (4 * UInt64(shown - 1 - i))) & 0xF)
-                pointer[i] = Self.hexDigits[nibble]
+            var rest = value
+            var i = shown
+            while i > 0 {
+                i -= 1
+                let nibble = UInt8(truncatingIfNeeded: rest & 0xF)
+                pointer[i] = nibble < 10 ? 0x30 &+ nibble : 0x57 &+ nibble
+                rest >>= 4
             }
             return shown
         }

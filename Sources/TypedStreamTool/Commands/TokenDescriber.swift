@@ -29,44 +29,80 @@ struct TokenDescriber {
     /// `0000000f  84 01 40                  type string "@" (shared #0, new)`.
     mutating func writeLine(_ token: CompactToken, reader: TokenReader, to out: inout OutputWriter) {
         let bytes = reader.bytes
-        out.appendHex(UInt64(max(token.start, 0)), digits: 8)
-        out.append("  ")
         let range = max(0, token.start)..<min(bytes.count, max(token.start, token.end))
-        var shownWidth = 0
         let truncate = byteLimit > 0 && range.count > byteLimit
         let shown = truncate ? byteLimit - 1 : range.count
-        if shown > 0 {
-            out.withSpace(min(3 * shown, OutputWriter.defaultCapacity)) { pointer in
-                var i = 0
-                for position in range.lowerBound..<range.lowerBound + min(shown, OutputWriter.defaultCapacity / 3) {
-                    let byte = bytes[position]
-                    if i > 0 { pointer[i] = 0x20; i += 1 }
-                    pointer[i] = OutputWriter.hexDigits[Int(byte >> 4)]
-                    pointer[i + 1] = OutputWriter.hexDigits[Int(byte & 0x0F)]
-                    i += 2
+        // Offset, the bytes in hex (as many as fit at once), the mark of a cut, the padding.
+        let inOnePass = min(shown, (OutputWriter.defaultCapacity - 64) / 3)
+        bytes.withUnsafeBufferPointer { source in
+            out.withSpace(16 + 2 + 3 * inOnePass) { pointer in
+                var i = Self.writeOffset(token.start, to: pointer)
+                pointer[i] = 0x20
+                pointer[i + 1] = 0x20
+                i += 2
+                for position in range.lowerBound..<range.lowerBound + inOnePass {
+                    let byte = source[position]
+                    pointer[i] = Self.hexDigit(byte >> 4)
+                    pointer[i + 1] = Self.hexDigit(byte & 0x0F)
+                    pointer[i + 2] = 0x20
+                    i += 3
                 }
+                // No space after the last byte.
+                if inOnePass > 0 { i -= 1 }
                 return i
             }
-            // Tokens of more than 21 845 bytes, shown whole (`--bytes 0`): the rest in pieces.
-            var position = range.lowerBound + min(shown, OutputWriter.defaultCapacity / 3)
-            while position < range.lowerBound + shown {
-                let byte = bytes[position]
-                out.append(0x20)
-                out.append(OutputWriter.hexDigits[Int(byte >> 4)])
-                out.append(OutputWriter.hexDigits[Int(byte & 0x0F)])
-                position += 1
-            }
-            shownWidth = 3 * shown - 1
+        }
+        var shownWidth = shown > 0 ? 3 * shown - 1 : 0
+        // Tokens of more than 21 824 bytes, shown whole (`--bytes 0`): the rest in pieces.
+        var position = range.lowerBound + inOnePass
+        while position < range.lowerBound + shown {
+            let byte = bytes[position]
+            out.append(0x20)
+            out.append(Self.hexDigit(byte >> 4))
+            out.append(Self.hexDigit(byte & 0x0F))
+            position += 1
         }
         if truncate {
             out.append(shown > 0 ? " …" : "…")
             shownWidth += shown > 0 ? 2 : 1
         }
         if shownWidth < hexWidth { out.appendSpaces(hexWidth - shownWidth) }
-        out.append(0x20)
-        out.appendSpaces(2 * max(0, token.depth))
+        out.appendSpaces(1 + 2 * max(0, token.depth))
         describe(token, reader: reader, to: &out)
         out.append(0x0A)
+    }
+
+    /// Appends the name of an integer width (`inline`, `int16`, `int32`, `int64`).
+    @inline(__always)
+    private static func appendWidth(_ width: IntegerWidth, _ out: inout OutputWriter) {
+        switch width {
+        case .inline: out.append("inline")
+        case .int16: out.append("int16")
+        case .int32: out.append("int32")
+        case .int64: out.append("int64")
+        }
+    }
+
+    /// The lowercase hex digit of `nibble` (0…15).
+    @inline(__always)
+    private static func hexDigit(_ nibble: UInt8) -> UInt8 {
+        nibble < 10 ? 0x30 &+ nibble : 0x57 &+ nibble
+    }
+
+    /// Writes `offset` (at least 0) as eight or more hex digits at `pointer`; returns how many.
+    @inline(__always)
+    private static func writeOffset(_ offset: Int, to pointer: UnsafeMutablePointer<UInt8>) -> Int {
+        let value = UInt64(max(offset, 0))
+        var digits = 8
+        while digits < 16 && value >> (4 * UInt64(digits)) != 0 { digits += 1 }
+        var rest = value
+        var i = digits
+        while i > 0 {
+            i -= 1
+            pointer[i] = hexDigit(UInt8(truncatingIfNeeded: rest & 0xF))
+            rest >>= 4
+        }
+        return digits
     }
 
     /// Writes the meaning of `token`.
@@ -89,7 +125,7 @@ struct TokenDescriber {
             out.append("int ")
             out.appendDecimal(token.value)
             out.append(" (")
-            out.append(token.width.name)
+            Self.appendWidth(token.width, &out)
             out.append(")")
         case .float:
             out.append("float ")
@@ -124,7 +160,7 @@ struct TokenDescriber {
             out.append(" (")
             out.appendDecimal(count)
             out.append(count == 1 ? " byte, length " : " bytes, length ")
-            out.append(token.width.name)
+            Self.appendWidth(token.width, &out)
             out.append(")")
         case .sharedString:
             guard token.form != .null else { return out.append("nil shared string") }
@@ -185,7 +221,7 @@ struct TokenDescriber {
             out.append("instance size ")
             out.appendDecimal(token.value)
             out.append(" (streamer 3, ")
-            out.append(token.width.name)
+            Self.appendWidth(token.width, &out)
             out.append(")")
         case .endOfObject:
             guard let index = openObjects.popLast() else { return out.append("end of object") }
@@ -258,7 +294,7 @@ struct TokenDescriber {
             out.appendDecimal(token.textIndex)
             if token.textWidth != .inline {
                 out.append(", ")
-                out.append(token.textWidth.name)
+                Self.appendWidth(token.textWidth, &out)
             }
             out.append(")")
         } else {
@@ -279,7 +315,7 @@ struct TokenDescriber {
             out.append(" (IEEE)")
         } else {
             out.append(" (written as an integer, ")
-            out.append(token.width.name)
+            Self.appendWidth(token.width, &out)
             out.append(")")
         }
     }
@@ -288,7 +324,7 @@ struct TokenDescriber {
     private func widthNote(_ width: IntegerWidth, _ out: inout OutputWriter) {
         guard width != .inline else { return }
         out.append(" (")
-        out.append(width.name)
+        Self.appendWidth(width, &out)
         out.append(")")
     }
 }
