@@ -29,10 +29,14 @@ struct WordTableTests {
             var model: [UInt64: Int] = [:]
             for step in 0..<20_000 {
                 let word = words[Int(random.next() % UInt64(step < 5_000 ? 300 : words.count))]
-                if random.next() % 3 == 0 {
+                switch random.next() % 6 {
+                case 0, 1:
                     table.set(step, for: word)
                     model[word] = step
-                } else {
+                case 2:
+                    table.setIfAbsent(step, for: word)
+                    if model[word] == nil { model[word] = step }
+                default:
                     #expect(table[word] == model[word])
                 }
                 #expect(table.count == model.count)

@@ -30,6 +30,12 @@ extension ArraySlice where Element == UInt8 {
         count == other.count && withUnsafeBufferPointer { mine in other.withUnsafeBufferPointer { mine.sameBytes(as: $0) } }
     }
 
+    /// Whether this slice holds exactly the bytes of `other`, compared through the buffers.
+    @inline(__always)
+    func sameBytes(as other: ArraySlice<UInt8>) -> Bool {
+        count == other.count && withUnsafeBufferPointer { mine in other.withUnsafeBufferPointer { mine.sameBytes(as: $0) } }
+    }
+
     /// Whether this slice holds exactly the UTF-8 bytes of `text` (compared through the buffers
     /// when the string has its bytes in memory, as a native string does).
     @inline(__always)

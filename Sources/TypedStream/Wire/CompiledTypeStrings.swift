@@ -18,8 +18,8 @@
 /// `Unarchiver(bytes:registry:options:compiled:)` take it too, as an `inout` argument.
 ///
 /// It is a value: copies are independent, and it can be used from any thread. It grows with the
-/// number of distinct type strings; past about a million compiled operations a reader starts
-/// afresh instead.
+/// number of distinct type strings; past about a million compiled operations or 16 MiB of
+/// type-string text a reader starts afresh instead.
 public struct CompiledTypeStrings: Sendable {
     var program: TypeProgram
 

@@ -34,7 +34,7 @@ extension TokenReader {
     func isStraightLine(_ operations: Range<Int>) -> Bool {
         for pc in operations {
             switch program.ops[pc].code {
-            case .arrayStart, .arrayEnd, .classChain, .unsupported: return false
+            case .arrayStart, .arrayBounds, .arrayEnd, .classChain, .unsupported: return false
             default: continue
             }
         }

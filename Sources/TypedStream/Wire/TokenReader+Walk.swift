@@ -266,8 +266,7 @@ extension TokenReader {
                 cursor.offset += byteCount
                 token.payloadEnd = cursor.offset
             case .arrayStart:
-                let elements = Int(op.a)
-                let minimum = Int(op.b)
+                let (elements, end, body, minimum) = TypeProgram.array(at: pc, in: ops)
                 if minimum == 0 {
                     guard elements <= limits.maximumEmptyElementArray else { throw firstError(foundNear: start) }
                 } else {
@@ -280,11 +279,11 @@ extension TokenReader {
                 token.value = Int64(elements)
                 _ = visitor.visit(token)
                 // The enclosing frame resumes after the array's end operation.
-                frame.pc = op.c + 1
+                frame.pc = end + 1
                 stack.push(frame)
-                frame = Frame(kind: .array, pc: elements == 0 ? op.c : Int32(pc + 1), end: op.c, bodyStart: Int32(pc + 1), remaining: Int32(elements))
+                frame = Frame(kind: .array, pc: elements == 0 ? end : body, end: end, bodyStart: body, remaining: Int32(elements))
                 continue
-            case .arrayEnd:
+            case .arrayBounds, .arrayEnd:
                 // Reached only through a frame's `end`.
                 continue
             case .structStart:

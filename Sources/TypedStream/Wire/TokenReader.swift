@@ -148,8 +148,7 @@ public struct TokenReader: Sendable {
         self.limits = limits
         // Type strings compiled under another type-nesting limit are not trusted under this one.
         // (Set once: a default value replaced here made the initializer copy the whole reader.)
-        let usable = compiled.program.ops.count <= TypeProgram.maximumRememberedOperations
-            && (compiled.program.typeNestingLimit == nil || compiled.program.typeNestingLimit == limits.maximumTypeNesting)
+        let usable = compiled.program.isReusable(withTypeNestingLimit: limits.maximumTypeNesting)
         self.program = usable ? compiled.program : TypeProgram()
     }
 
@@ -802,19 +801,19 @@ public struct TokenReader: Sendable {
         switch op.code {
         case .rawByte:
             token.code = .byte
-            token.value = Int64(try readByte(Expectation("a byte", type: op.type)))
+            token.value = Int64(try readByte(Expectation("a byte", type: Int32(pc))))
         case .short:
-            let head = try readByte(Expectation("a short", type: op.type))
-            let value = try readInteger(head: head, at: start, what: Expectation("a short", type: op.type), allowInt64: false, allowInt32: false)
+            let head = try readByte(Expectation("a short", type: Int32(pc)))
+            let value = try readInteger(head: head, at: start, what: Expectation("a short", type: Int32(pc)), allowInt64: false, allowInt32: false)
             token.value = value.value
             token.width = value.width
         case .integer:
-            let head = try readByte(Expectation("an integer", type: op.type))
-            let value = try readInteger(head: head, at: start, what: Expectation("an integer", type: op.type), allowInt64: true)
+            let head = try readByte(Expectation("an integer", type: Int32(pc)))
+            let value = try readInteger(head: head, at: start, what: Expectation("an integer", type: Int32(pc)), allowInt64: true)
             token.value = value.value
             token.width = value.width
         case .float, .double:
-            try readReal(op, into: &token)
+            try readReal(op, at: pc, into: &token)
         case .counted:
             token.code = .unsharedString
             guard offset < bytes.count else { throw WireError(.truncated, at: offset, "expected counted bytes (+), found end of data") }
@@ -863,7 +862,7 @@ public struct TokenReader: Sendable {
             let count = Int(op.a)
             guard count <= bytes.count - offset else {
                 if op.code == .union {
-                    throw WireError(.truncated, at: offset, "expected \(count) bytes of union '\(program.encoding(ofType: op.type))', found \(bytes.count - offset)")
+                    throw WireError(.truncated, at: offset, "expected \(count) bytes of union '\(program.encoding(ofOperation: pc))', found \(bytes.count - offset)")
                 }
                 throw WireError(.badLength, at: start, "array of \(count) bytes runs past the end of the data (\(bytes.count - offset) bytes remain)")
             }
@@ -873,25 +872,24 @@ public struct TokenReader: Sendable {
             offset += count
             token.payloadEnd = offset
         case .arrayStart:
-            let count = Int(op.a)
-            let minimum = Int(op.b)
+            let (count, end, body, minimum) = TypeProgram.array(at: pc, in: program.ops)
             if minimum == 0 {
                 guard count <= limits.maximumEmptyElementArray else {
                     throw WireError(.limitExceeded, at: start, "array of \(count) elements that take no bytes exceeds the limit \(limits.maximumEmptyElementArray)")
                 }
             } else if count > (bytes.count - offset) / minimum {
-                throw WireError(.badLength, at: start, "array of \(count) '\(program.encoding(ofType: op.type))' needs at least \(count.multipliedReportingOverflow(by: minimum).partialValue) bytes, only \(bytes.count - offset) remain")
+                throw WireError(.badLength, at: start, "array of \(count) '\(program.encoding(ofOperation: pc))' needs at least \(count.multipliedReportingOverflow(by: minimum).partialValue) bytes, only \(bytes.count - offset) remain")
             }
             if count == 0 { try countEmptyValue(at: start) }
             try enterNesting(at: start)
             // The enclosing frame resumes after the array's end operation.
-            top.pc = op.c + 1
-            push(Frame(kind: .array, pc: count == 0 ? op.c : Int32(pc + 1), end: op.c, bodyStart: Int32(pc + 1), remaining: Int32(count)))
+            top.pc = end + 1
+            push(Frame(kind: .array, pc: count == 0 ? end : body, end: end, bodyStart: body, remaining: Int32(count)))
             token.code = .arrayStart
             token.value = Int64(count)
             return token
-        case .arrayEnd:
-            // Reached only through a frame's `end`; never executed directly.
+        case .arrayBounds, .arrayEnd:
+            // Reached only through an array's start and a frame's `end`; never executed directly.
             return nil
         case .structStart:
             if program.ops[pc + 1].code == .structEnd { try countEmptyValue(at: start) }  // no fields
@@ -905,32 +903,32 @@ public struct TokenReader: Sendable {
             return token
         case .unsupported:
             if op.a == 1 {
-                throw WireError(.badTypeString, at: start, "union '\(program.encoding(ofType: op.type))' has no computable size")
+                throw WireError(.badTypeString, at: start, "union '\(program.encoding(ofOperation: pc))' has no computable size")
             }
-            throw WireError(.badTypeString, at: start, "type '\(program.encoding(ofType: op.type))' cannot be archived in a typedstream")
+            throw WireError(.badTypeString, at: start, "type '\(program.encoding(ofOperation: pc))' cannot be archived in a typedstream")
         }
         token.end = offset
         return token
     }
 
-    /// Reads a `f` or `d` value into `token`.
-    private mutating func readReal(_ op: TypeProgram.Op, into token: inout CompactToken) throws(WireError) {
+    /// Reads a `f` or `d` value into `token`: operation `op`, number `pc` of the program.
+    private mutating func readReal(_ op: TypeProgram.Op, at pc: Int, into token: inout CompactToken) throws(WireError) {
         let start = token.start
         let isFloat = op.code == .float
         token.code = isFloat ? .float : .double
-        let head = try readByte(Expectation("a real", type: op.type))
+        let head = try readByte(Expectation("a real", type: Int32(pc)))
         if head == HeadByte.real {
             let bits = try readFixed(isFloat ? 4 : 8, what: isFloat ? "a float" : "a double")
             token.form = .ieee
             token.value = Int64(bitPattern: bits)
             return
         }
-        let value = try readInteger(head: head, at: start, what: Expectation("a real", type: op.type), allowInt64: true)
+        let value = try readInteger(head: head, at: start, what: Expectation("a real", type: Int32(pc)), allowInt64: true)
         // Writers use the integer form only when the real equals it exactly; an integer the
         // real type cannot hold could not be written back, so it is refused.
         let exact = isFloat ? Int64(exactly: Float(value.value)) == value.value : Int64(exactly: Double(value.value)) == value.value
         guard exact else {
-            throw WireError(.inexactReal, at: start, "the integer \(value.value), written for a real (\(program.encoding(ofType: op.type))), is not exactly representable as a \(isFloat ? "float" : "double")")
+            throw WireError(.inexactReal, at: start, "the integer \(value.value), written for a real (\(program.encoding(ofOperation: pc))), is not exactly representable as a \(isFloat ? "float" : "double")")
         }
         token.form = .integral
         token.value = value.value
@@ -953,7 +951,7 @@ extension CompactToken {
 /// and the message is only built when an error is thrown.
 struct Expectation: ExpressibleByStringLiteral {
     var phrase: StaticString
-    /// The type, as an ``TypeProgram/Op/type`` index, or −1.
+    /// The operation reading the value (its program counter), whose type the message names, or −1.
     var type: Int32 = -1
     var isLength = false
 
@@ -977,7 +975,7 @@ extension TokenReader {
     func describe(_ expectation: Expectation) -> String {
         var text = expectation.isLength ? "the length of " : ""
         text += "\(expectation.phrase)"
-        if expectation.type >= 0 { text += " (\(program.encoding(ofType: expectation.type)))" }
+        if expectation.type >= 0 { text += " (\(program.encoding(ofOperation: Int(expectation.type))))" }
         return text
     }
 }

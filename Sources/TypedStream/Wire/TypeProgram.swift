@@ -30,10 +30,12 @@ struct TypeProgram: Sendable {
         case ignored
         /// `[Nc]` / `[NC]`: `a` raw bytes.
         case rawBytes
-        /// `[N t]`: `a` = count, `b` = minimum wire size of one element, `c` = index of the
-        /// matching ``arrayEnd``.
+        /// `[N t]`: `a` = count. The next operation is the array's ``arrayBounds``, then come
+        /// the element's operations, then its ``arrayEnd``.
         case arrayStart
-        /// End of an array body; `c` = index of the matching ``arrayStart``.
+        /// Follows an ``arrayStart``: `a` = index of the matching ``arrayEnd``. Never executed.
+        case arrayBounds
+        /// End of an array body: `a` = minimum wire size of one element. Never executed.
         case arrayEnd
         /// `{`.
         case structStart
@@ -45,47 +47,80 @@ struct TypeProgram: Sendable {
         case unsupported
     }
 
-    /// One operation.
+    /// One operation: 8 bytes, what it reads and one number (an array, which needs three,
+    /// spreads them over its ``Code/arrayStart``, ``Code/arrayBounds`` and ``Code/arrayEnd``).
     struct Op: Sendable {
         var code: Code
-        /// Index into ``opTypes``: the operation's type, whose encoding messages name.
-        var type: Int32
         var a: Int32 = 0
-        var b: Int32 = 0
-        var c: Int32 = 0
     }
 
-    /// All operations of all compiled type strings.
+    /// All operations of all compiled type strings, entry after entry.
     private(set) var ops: [Op] = []
-    /// The types referred to by ``Op/type``, kept as types: they are spelled out
-    /// (``encoding(ofType:)``) only when a message names one, which keeps compiling cheap for
-    /// small archives.
-    private var opTypes: [ObjCType] = []
 
-    /// The compiled type strings: their texts, operation ranges and types, by entry number.
-    private var entryTexts: [[UInt8]] = []
-    private var entryRanges: [Range<Int>] = []
+    /// The shape of the array whose ``Code/arrayStart`` is operation `pc` of `ops`: its element
+    /// count, the index of its ``Code/arrayEnd``, the first operation of its element and the
+    /// minimum wire size of one element.
+    @inline(__always)
+    static func array(at pc: Int, in ops: [Op]) -> (count: Int, end: Int32, body: Int32, minimum: Int) {
+        let end = ops[pc + 1].a
+        return (Int(ops[pc].a), end, Int32(pc + 2), Int(ops[Int(end)].a))
+    }
+
+    /// Where each compiled type string starts in ``texts`` and in ``ops``, by entry number, and
+    /// one more past the last entry, so that entry `e` spans `starts[e]..<starts[e + 1]`; empty
+    /// until the first entry.
+    private var starts: [EntryStart] = []
+    /// The texts of the compiled type strings, one after the other (one buffer, not one array
+    /// per text: 200 000 distinct type strings cost their bytes, not 200 000 allocations).
+    private var texts: [UInt8] = []
+    /// The parsed types of each entry, which readers of groups ask for at every group.
     private var entryTypes: [[ObjCType]] = []
     /// Entry numbers by the hash of their text (the first entry of each hash; a colliding text
     /// gets an entry of its own but is not found by text).
-    private var entryByHash = WordTable<Int>()
+    private var entryByHash = WordTable<Int32>()
     /// The ``DecodingLimits/maximumTypeNesting`` the type strings were checked with.
     private(set) var typeNestingLimit: Int?
 
+    /// Where an entry starts in ``texts`` and ``ops``.
+    private struct EntryStart: Sendable {
+        var text: Int
+        var operation: Int
+    }
+
     /// The most operations a program keeps before ``CompiledTypeStrings`` starts afresh.
     static let maximumRememberedOperations = 1 << 20
+    /// The most bytes of type-string text a program keeps before ``CompiledTypeStrings`` starts
+    /// afresh.
+    static let maximumRememberedTextBytes = 1 << 24
+
+    /// Whether a reader may start from this program (checked with `typeNestingLimit`) rather
+    /// than afresh: it was checked with the same limit and has not grown past its budgets.
+    func isReusable(withTypeNestingLimit limit: Int) -> Bool {
+        ops.count <= Self.maximumRememberedOperations && texts.count <= Self.maximumRememberedTextBytes
+            && (typeNestingLimit == nil || typeNestingLimit == limit)
+    }
 
     /// The entry of type string `text`, if compiled before.
     func entry(for text: ArraySlice<UInt8>) -> Int? {
-        // Compared through the buffers (the generic comparison of an array with a slice costs
-        // about 280 instructions a message body).
-        guard let entry = entryByHash[Self.hash(text)], text.sameBytes(as: entryTexts[entry]) else { return nil }
+        guard let found = entryByHash[Self.hash(text)] else { return nil }
+        let entry = Int(found)
+        let range = textRange(ofEntry: entry)
+        // Compared through the buffers (the generic comparison of two slices costs about 280
+        // instructions a message body).
+        guard text.sameBytes(as: texts[range]) else { return nil }
         return entry
     }
 
     /// The operations of entry `entry`.
     @inline(__always)
-    func range(ofEntry entry: Int) -> Range<Int> { entryRanges[entry] }
+    func range(ofEntry entry: Int) -> Range<Int> {
+        starts[entry].operation..<starts[entry + 1].operation
+    }
+
+    /// Where the text of entry `entry` is in ``texts``.
+    private func textRange(ofEntry entry: Int) -> Range<Int> {
+        starts[entry].text..<starts[entry + 1].text
+    }
 
     /// The types of entry `entry`.
     func types(ofEntry entry: Int) -> [ObjCType] { entryTypes[entry] }
@@ -94,31 +129,34 @@ struct TypeProgram: Sendable {
     /// nesting limit), and returns its entry number.
     mutating func add(_ text: ArraySlice<UInt8>, types: [ObjCType], typeNestingLimit: Int) -> Int {
         self.typeNestingLimit = typeNestingLimit
-        let entry = entryTexts.count
-        if entry == 0 { makeFirstRoom() }
-        entryTexts.append(Array(text))
-        entryRanges.append(compile(types))
+        if starts.isEmpty { makeFirstRoom() }
+        let entry = starts.count - 1
+        var emitter = Emitter(ops: [], types: nil)
+        swap(&emitter.ops, &ops)  // appended to in place, not copied
+        for type in types { emitter.emit(type) }
+        swap(&emitter.ops, &ops)
+        texts.append(contentsOf: text)
+        starts.append(EntryStart(text: texts.count, operation: ops.count))
         entryTypes.append(types)
-        let hash = Self.hash(text)
-        if entryByHash[hash] == nil { entryByHash.set(entry, for: hash) }
+        entryByHash.setIfAbsent(Int32(entry), for: Self.hash(text))
         return entry
     }
 
     /// The number of type strings compiled.
-    var rememberedCount: Int { entryTexts.count }
+    var rememberedCount: Int { max(starts.count - 1, 0) }
 
     /// How many type strings the tables have room for at the first: an archive has a handful
-    /// (a message body five, the 1 MB `data` input of the bench nine), and five tables grown
-    /// one doubling at a time from nothing reallocated about twenty times an archive.
+    /// (a message body five, the 1 MB `data` input of the bench nine), and tables grown one
+    /// doubling at a time from nothing reallocated about twenty times an archive.
     static let usualEntryCount = 16
 
     /// Makes room in every table for ``usualEntryCount`` type strings.
     private mutating func makeFirstRoom() {
-        entryTexts.reserveCapacity(Self.usualEntryCount)
-        entryRanges.reserveCapacity(Self.usualEntryCount)
+        starts.reserveCapacity(Self.usualEntryCount + 1)
+        starts.append(EntryStart(text: 0, operation: 0))
+        texts.reserveCapacity(8 * Self.usualEntryCount)
         entryTypes.reserveCapacity(Self.usualEntryCount)
         ops.reserveCapacity(2 * Self.usualEntryCount)
-        opTypes.reserveCapacity(2 * Self.usualEntryCount)
         entryByHash = WordTable(capacity: Self.usualEntryCount)
     }
 
@@ -130,64 +168,79 @@ struct TypeProgram: Sendable {
         return hash == 0 ? 1 : hash
     }
 
-    /// Compiles `types` (one group) and returns the range of its operations.
-    private mutating func compile(_ types: [ObjCType]) -> Range<Int> {
-        let start = ops.count
-        for type in types { emit(type) }
-        return start..<ops.count
-    }
-
-    /// The encoding of type `index` (an ``Op/type``), for messages.
-    func encoding(ofType index: Int32) -> String { opTypes[Int(index)].encoding }
-
-    /// Keeps `type` for ``Op/type`` and returns its index.
-    private mutating func typeIndex(_ type: ObjCType) -> Int32 {
-        opTypes.append(type)
-        return Int32(opTypes.count - 1)
-    }
-
-    private static func clamp(_ value: Int) -> Int32 { Int32(clamping: value) }
-
-    private mutating func emit(_ type: ObjCType) {
-        let t = typeIndex(type)
-        switch type {
-        case .char, .unsignedChar, .bool: ops.append(Op(code: .rawByte, type: t))
-        case .short, .unsignedShort: ops.append(Op(code: .short, type: t))
-        case .int, .unsignedInt, .long, .unsignedLong, .longLong, .unsignedLongLong: ops.append(Op(code: .integer, type: t))
-        case .float: ops.append(Op(code: .float, type: t))
-        case .double: ops.append(Op(code: .double, type: t))
-        case .bytes: ops.append(Op(code: .counted, type: t))
-        case .atom: ops.append(Op(code: .shared, type: t, a: 1))
-        case .selector: ops.append(Op(code: .shared, type: t, a: 0))
-        case .cString: ops.append(Op(code: .cString, type: t))
-        case .object: ops.append(Op(code: .object, type: t))
-        case .classObject: ops.append(Op(code: .classChain, type: t))
-        case .ignored: ops.append(Op(code: .ignored, type: t))
-        case .qualified(_, let inner): emit(inner)
-        case .array(let count, let element):
-            switch element.unqualified {
-            case .char, .unsignedChar:
-                ops.append(Op(code: .rawBytes, type: t, a: Self.clamp(count)))
-            default:
-                let startIndex = ops.count
-                ops.append(Op(code: .arrayStart, type: typeIndex(element), a: Self.clamp(count), b: Self.clamp(element.minimumWireSize)))
-                emit(element)
-                let endIndex = ops.count
-                ops.append(Op(code: .arrayEnd, type: t, c: Int32(startIndex)))
-                ops[startIndex].c = Int32(endIndex)
-            }
-        case .structure(_, let fields):
-            ops.append(Op(code: .structStart, type: t))
-            for field in fields { emit(field.type) }
-            ops.append(Op(code: .structEnd, type: t))
-        case .union:
-            if let size = type.layout(.ilp32)?.size {
-                ops.append(Op(code: .union, type: t, a: Self.clamp(size)))
-            } else {
-                ops.append(Op(code: .unsupported, type: t, a: 1))
-            }
-        case .pointer, .bitfield, .void, .unknown:
-            ops.append(Op(code: .unsupported, type: t))
+    /// The encoding of the type operation `pc` reads (for an array start, of its element), for
+    /// messages. Operations keep no types: the entry's text is parsed and compiled again, noting
+    /// each operation's type, which costs nothing until a message names one.
+    func encoding(ofOperation pc: Int) -> String {
+        var entry = 0
+        var upper = rememberedCount
+        while upper - entry > 1 {  // the last entry starting at or before `pc`
+            let middle = (entry + upper) / 2
+            if starts[middle].operation <= pc { entry = middle } else { upper = middle }
         }
+        var emitter = Emitter(ops: [], types: [])
+        for type in types(ofEntry: entry) { emitter.emit(type) }
+        let named = emitter.types ?? []
+        let index = pc - starts[entry].operation
+        return named.indices.contains(index) ? named[index].encoding : "?"
+    }
+
+    /// Compiles types into operations, noting the type each operation names in messages when
+    /// ``types`` is not `nil`.
+    private struct Emitter {
+        var ops: [Op]
+        var types: [ObjCType]?
+
+        /// Appends one operation and the type it names in messages.
+        private mutating func append(_ op: Op, naming named: ObjCType) {
+            ops.append(op)
+            types?.append(named)
+        }
+
+        /// Appends the operations of `type` (recursing on the type's nesting, which the parser
+        /// has checked against ``DecodingLimits/maximumTypeNesting``).
+        mutating func emit(_ type: ObjCType) {
+            switch type {
+            case .char, .unsignedChar, .bool: append(Op(code: .rawByte), naming: type)
+            case .short, .unsignedShort: append(Op(code: .short), naming: type)
+            case .int, .unsignedInt, .long, .unsignedLong, .longLong, .unsignedLongLong: append(Op(code: .integer), naming: type)
+            case .float: append(Op(code: .float), naming: type)
+            case .double: append(Op(code: .double), naming: type)
+            case .bytes: append(Op(code: .counted), naming: type)
+            case .atom: append(Op(code: .shared, a: 1), naming: type)
+            case .selector: append(Op(code: .shared, a: 0), naming: type)
+            case .cString: append(Op(code: .cString), naming: type)
+            case .object: append(Op(code: .object), naming: type)
+            case .classObject: append(Op(code: .classChain), naming: type)
+            case .ignored: append(Op(code: .ignored), naming: type)
+            case .qualified(_, let inner): emit(inner)
+            case .array(let count, let element):
+                switch element.unqualified {
+                case .char, .unsignedChar:
+                    append(Op(code: .rawBytes, a: clamp(count)), naming: type)
+                default:
+                    let startIndex = ops.count
+                    append(Op(code: .arrayStart, a: clamp(count)), naming: element)
+                    append(Op(code: .arrayBounds), naming: element)
+                    emit(element)
+                    ops[startIndex + 1].a = Int32(ops.count)
+                    append(Op(code: .arrayEnd, a: clamp(element.minimumWireSize)), naming: type)
+                }
+            case .structure(_, let fields):
+                append(Op(code: .structStart), naming: type)
+                for field in fields { emit(field.type) }
+                append(Op(code: .structEnd), naming: type)
+            case .union:
+                if let size = type.layout(.ilp32)?.size {
+                    append(Op(code: .union, a: clamp(size)), naming: type)
+                } else {
+                    append(Op(code: .unsupported, a: 1), naming: type)
+                }
+            case .pointer, .bitfield, .void, .unknown:
+                append(Op(code: .unsupported), naming: type)
+            }
+        }
+
+        private func clamp(_ value: Int) -> Int32 { Int32(clamping: value) }
     }
 }

@@ -56,6 +56,21 @@ struct WordTable<Value> {
         slots[index] = Slot(word: word, value: value)
     }
 
+    /// Sets the value for `word` unless it has one already (one search, where a lookup and a
+    /// ``set(_:for:)`` make two). `word` must not be 0.
+    mutating func setIfAbsent(_ value: Value, for word: UInt64) {
+        precondition(word != 0, "a WordTable key is never 0")
+        if (count + 1) * 4 > slots.count * 3 { resize(toHold: count + 1) }
+        let mask = slots.count &- 1
+        var index = home(of: word)
+        while slots[index].word != 0 {
+            if slots[index].word == word { return }
+            index = (index &+ 1) & mask
+        }
+        count += 1
+        slots[index] = Slot(word: word, value: value)
+    }
+
     /// The slot where the search for `word` starts.
     @inline(__always)
     private func home(of word: UInt64) -> Int {
