@@ -5,8 +5,9 @@ import Testing
 /// The compiled type strings: thousands of distinct ones read, give their types and name them in
 /// messages exactly as a few do.
 struct TypeProgramTests {
-    /// Thousands of distinct type strings.
-    static let distinctCount = 5_000
+    /// Thousands of distinct type strings: more than keep their parsed types whatever their
+    /// length, so that the last ones are parsed again when their types are asked for.
+    static let distinctCount = TypeProgram.typeKeepingEntries + 1_000
 
     /// The type string of top-level group `index`: a struct named after the index, of an `i`, a
     /// `[2s]` and a `d`.

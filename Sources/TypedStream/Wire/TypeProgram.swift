@@ -73,8 +73,23 @@ struct TypeProgram: Sendable {
     /// The texts of the compiled type strings, one after the other (one buffer, not one array
     /// per text: 200 000 distinct type strings cost their bytes, not 200 000 allocations).
     private var texts: [UInt8] = []
-    /// The parsed types of each entry, which readers of groups ask for at every group.
+    /// The parsed types of each entry that keeps them (see ``keepsTypes(ofEntry:textCount:)``),
+    /// by entry number; an empty array for an entry that does not, whose types are parsed
+    /// again from its text when asked for.
     private var entryTypes: [[ObjCType]] = []
+
+    /// How many entries keep their parsed types whatever their length: all of any ordinary
+    /// archive's (a few dozen), so that a group's types are never parsed twice there.
+    static let typeKeepingEntries = 4_096
+    /// Past ``typeKeepingEntries``, the longest type string whose types are parsed again at each
+    /// request rather than kept: parsing so few bytes costs about what a group's other work
+    /// does, while the tree of each of 800 000 distinct type strings would take 400 bytes.
+    static let longestReparsedText = 48
+
+    /// Whether entry `entry`, whose text has `textCount` bytes, keeps its parsed types.
+    private static func keepsTypes(ofEntry entry: Int, textCount: Int) -> Bool {
+        entry < typeKeepingEntries || textCount > longestReparsedText
+    }
     /// Entry numbers by the hash of their text (the first entry of each hash; a colliding text
     /// gets an entry of its own but is not found by text).
     private var entryByHash = WordTable<Int32>()
@@ -123,7 +138,17 @@ struct TypeProgram: Sendable {
     }
 
     /// The types of entry `entry`.
-    func types(ofEntry entry: Int) -> [ObjCType] { entryTypes[entry] }
+    func types(ofEntry entry: Int) -> [ObjCType] {
+        let text = textRange(ofEntry: entry)
+        if Self.keepsTypes(ofEntry: entry, textCount: text.count) { return entryTypes[entry] }
+        var limits = ObjCTypeParser.Limits()
+        if let typeNestingLimit { limits.maximumDepth = typeNestingLimit }
+        // It parsed when it was compiled, under the same limits.
+        guard let types = try? ObjCType.parseGroup(bytes: texts[text], limits: limits) else {
+            preconditionFailure("a compiled type string no longer parses")
+        }
+        return types
+    }
 
     /// Compiles `types`, the parsed form of type string `text` (checked with the given type
     /// nesting limit), and returns its entry number.
@@ -137,7 +162,7 @@ struct TypeProgram: Sendable {
         swap(&emitter.ops, &ops)
         texts.append(contentsOf: text)
         starts.append(EntryStart(text: texts.count, operation: ops.count))
-        entryTypes.append(types)
+        entryTypes.append(Self.keepsTypes(ofEntry: entry, textCount: text.count) ? types : [])
         entryByHash.setIfAbsent(Int32(entry), for: Self.hash(text))
         return entry
     }
