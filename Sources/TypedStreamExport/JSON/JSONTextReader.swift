@@ -95,12 +95,15 @@ struct JSONTextReader: JSONPullSource {
     }
 
     private mutating func skipWhitespace() throws(ArchiveJSONError) {
-        while try more() {
-            switch bytes[i] {
-            case 0x20, 0x09, 0x0A, 0x0D: i += 1
-            default: return
+        // The bytes at hand are scanned in one loop; the next piece is asked for only at their end.
+        repeat {
+            while i < bytes.count {
+                switch bytes[i] {
+                case 0x20, 0x09, 0x0A, 0x0D: i += 1
+                default: return
+                }
             }
-        }
+        } while try load()
     }
 
     /// The next byte after whitespace, not taken; `nil` at the end of the text.
@@ -316,7 +319,54 @@ struct JSONTextReader: JSONPullSource {
         return count
     }
 
+    /// Reads a number: in place when it lies whole in the bytes at hand and is well formed
+    /// (no copy but the string made), else byte by byte (which names the first fault).
     private mutating func parseNumber() throws(ArchiveJSONError) -> String {
+        if let text = numberInPlace() { return text }
+        return try parseNumberByteByByte()
+    }
+
+    /// The number at the reader when it is well formed and ends before the bytes at hand do
+    /// (or the text ends there), taken; else `nil`, the reader unmoved.
+    private mutating func numberInPlace() -> String? {
+        let end = bytes.count
+        var k = i
+        if k < end, bytes[k] == UInt8(ascii: "-") { k += 1 }
+        // Integer part: 0, or a digit 1-9 and more digits.
+        guard k < end, bytes[k] >= 0x30, bytes[k] <= 0x39 else { return nil }
+        if bytes[k] == UInt8(ascii: "0") {
+            k += 1
+            if k < end, bytes[k] >= 0x30, bytes[k] <= 0x39 { return nil }
+        } else {
+            while k < end, bytes[k] >= 0x30, bytes[k] <= 0x39 { k += 1 }
+        }
+        if k < end, bytes[k] == UInt8(ascii: ".") {
+            k += 1
+            let digits = k
+            while k < end, bytes[k] >= 0x30, bytes[k] <= 0x39 { k += 1 }
+            guard k > digits else { return nil }
+        }
+        if k < end, bytes[k] == UInt8(ascii: "e") || bytes[k] == UInt8(ascii: "E") {
+            k += 1
+            if k < end, bytes[k] == UInt8(ascii: "+") || bytes[k] == UInt8(ascii: "-") { k += 1 }
+            let digits = k
+            while k < end, bytes[k] >= 0x30, bytes[k] <= 0x39 { k += 1 }
+            guard k > digits else { return nil }
+        }
+        // A number that reaches the end of the bytes at hand may go on in the next piece.
+        guard k < end || ended else { return nil }
+        let text = text(of: i..<k)
+        i = k
+        return text
+    }
+
+    /// The bytes at hand in `range`, all ASCII or valid UTF-8 already checked, as a string.
+    @inline(__always)
+    private func text(of range: Range<Int>) -> String {
+        bytes.withUnsafeBufferPointer { String(decoding: UnsafeBufferPointer(rebasing: $0[range]), as: UTF8.self) }
+    }
+
+    private mutating func parseNumberByteByByte() throws(ArchiveJSONError) -> String {
         let start = offset
         var text: [UInt8] = []
         if bytes[i] == UInt8(ascii: "-") {
@@ -392,17 +442,26 @@ struct JSONTextReader: JSONPullSource {
         let open = offset
         i += 1
         let start = i
-        // Fast path: no escapes, and the whole string in the bytes at hand.
+        // Fast path: no escapes, and the whole string in the bytes at hand. ASCII text (most
+        // of it: names, keys, type strings) needs no UTF-8 check.
+        var ascii = true
         while i < bytes.count {
             let b = bytes[i]
             if b == UInt8(ascii: "\"") {
-                guard let text = String(validating: bytes[start..<i], as: UTF8.self) else {
-                    throw fail("invalid UTF-8 in a string", at: open)
+                let text: String
+                if ascii {
+                    text = self.text(of: start..<i)
+                } else {
+                    guard let valid = bytes.withUnsafeBufferPointer({ String(validating: UnsafeBufferPointer(rebasing: $0[start..<i]), as: UTF8.self) }) else {
+                        throw fail("invalid UTF-8 in a string", at: open)
+                    }
+                    text = valid
                 }
                 i += 1
                 return text
             }
             if b == UInt8(ascii: "\\") || b < 0x20 { break }
+            if b >= 0x80 { ascii = false }
             i += 1
         }
         var buffer = Array(bytes[start..<i])
@@ -412,6 +471,8 @@ struct JSONTextReader: JSONPullSource {
             switch b {
             case UInt8(ascii: "\""):
                 i += 1
+                // Escapes add valid UTF-8 only, so text copied as ASCII needs no check.
+                if ascii { return String(decoding: buffer, as: UTF8.self) }
                 guard let text = String(validating: buffer, as: UTF8.self) else {
                     throw fail("invalid UTF-8 in a string", at: open)
                 }
@@ -458,7 +519,10 @@ struct JSONTextReader: JSONPullSource {
                 guard b >= 0x20 else { throw fail("a control character (0x\(String(b, radix: 16))) inside a string must be escaped") }
                 // Take the run of plain bytes at hand at once.
                 let run = i
-                while i < bytes.count, bytes[i] >= 0x20, bytes[i] != UInt8(ascii: "\""), bytes[i] != UInt8(ascii: "\\") { i += 1 }
+                while i < bytes.count, bytes[i] >= 0x20, bytes[i] != UInt8(ascii: "\""), bytes[i] != UInt8(ascii: "\\") {
+                    if bytes[i] >= 0x80 { ascii = false }
+                    i += 1
+                }
                 buffer.append(contentsOf: bytes[run..<i])
             }
         }
