@@ -8,7 +8,7 @@ extension ArchiveJSONDecoder {
     /// when the members they depend on came first (as `decode --json` writes them), else read
     /// whole and walked after.
     mutating func decodeDocument(_ source: inout some JSONPullSource) throws(ArchiveJSONError) -> Archive {
-        let allowed = ["format", "formatVersion", "header", "groups"]
+        let allowed = Members.document
         try enterObject(&source, "the document", allowed: allowed)
         var fields = [JSONValue?](repeating: nil, count: allowed.count)
         var groups: [ArchivedGroup]? = nil
@@ -52,7 +52,7 @@ extension ArchiveJSONDecoder {
 
     mutating func decodeHeader(_ value: JSONValue) throws(ArchiveJSONError) -> StreamHeader {
         let what = "the header"
-        let fields = try members(of: value, what, allowed: ["streamerVersion", "byteOrder", "systemVersion", "systemVersionWidth"])
+        let fields = try members(of: value, what, allowed: Members.header)
         let streamerValue = try require(fields[0], "streamerVersion", in: what)
         let orderValue = try require(fields[1], "byteOrder", in: what)
         let systemValue = try require(fields[2], "systemVersion", in: what)
@@ -90,14 +90,20 @@ extension ArchiveJSONDecoder {
         return groups
     }
 
+    /// The types of a type string given as bytes (`{"hex": …}` or with a `typeWire`), parsed once.
     mutating func types(of typeString: [UInt8]) throws(ArchiveJSONError) -> [ObjCType] {
         if let cached = typeCache[typeString] { return cached }
+        let types = try parseTypes(typeString)
+        typeCache[typeString] = types
+        return types
+    }
+
+    /// Parses a type string within the readers' type nesting limit; throws `badTypeString`.
+    func parseTypes(_ typeString: [UInt8]) throws(ArchiveJSONError) -> [ObjCType] {
         var limits = ObjCTypeParser.Limits()
         limits.maximumDepth = tally.limits.maximumTypeNesting
         do {
-            let types = try ObjCType.parseGroup(bytes: typeString, limits: limits)
-            typeCache[typeString] = types
-            return types
+            return try ObjCType.parseGroup(bytes: typeString, limits: limits)
         } catch {
             throw fail(.badTypeString, "type string \(TextExcerpt.quoted(typeString)) does not parse: \(error.description)")
         }
@@ -107,7 +113,7 @@ extension ArchiveJSONDecoder {
     /// and walked after. A `typeWire` after the values may change only the width of the
     /// decision the values were read with, not whether it is a literal or a reference.
     mutating func decodeGroup(_ source: inout some JSONPullSource) throws(ArchiveJSONError) -> ArchivedGroup {
-        let allowed = ["type", "typeWire", "values"]
+        let allowed = Members.group
         try enterObject(&source, "a group", allowed: allowed)
         var fields = [JSONValue?](repeating: nil, count: allowed.count)
         var decoded: ArchivedGroup? = nil
@@ -198,6 +204,7 @@ extension ArchiveJSONDecoder {
             guard fields[1] == nil else { throw fail(.badValue, "a group without a type string has no 'typeWire'") }
             return sharedHead(nil, decision: nil) { ArchivedGroup(typeString: nil, types: [.object(className: nil)], values: []) }
         }
+        if case .string(let spelled) = typeValue, fields[1] == nil { return try plainTypeStringHead(spelled) }
         let text = try bytes(typeValue, "a type string")
         let types = try self.types(of: text)
         path.pop()
@@ -206,6 +213,36 @@ extension ArchiveJSONDecoder {
         return sharedHead(text, decision: decision) {
             ArchivedGroup(typeString: ArraySlice(text), types: types, values: [], typeStringDecision: decision)
         }
+    }
+
+    /// The head of a group whose type string is `spelled` (JSON text) and has no `typeWire`:
+    /// NSArchiver's decision. A type string met before is looked up once, by its JSON text —
+    /// not turned into bytes, parsed, or looked up in the shared-string table again — and once
+    /// the table holds it, its groups share one head without a further lookup
+    /// (``TypeStringEntry``). Called with `type` on the path.
+    mutating func plainTypeStringHead(_ spelled: String) throws(ArchiveJSONError) -> ArchivedGroup {
+        let number: Int
+        if let known = typeStrings[spelled] {
+            if let head = typeStringEntries[known].referringHead { return head }
+            number = known
+        } else {
+            let text = Array(spelled.utf8)
+            let types = try parseTypes(text)
+            number = typeStringEntries.count
+            typeStringEntries.append(TypeStringEntry(text: text, types: types))
+            typeStrings[spelled] = number
+        }
+        let entry = typeStringEntries[number]
+        path.pop()
+        let decision = try sharedString(ArraySlice(entry.text), decision: nil, key: "typeWire")
+        path.push("type")
+        let head = sharedHead(entry.text, decision: decision) {
+            ArchivedGroup(typeString: ArraySlice(entry.text), types: entry.types, values: [], typeStringDecision: decision)
+        }
+        // NSArchiver refers to the first slot of a text the table holds: every later group of
+        // this type string takes this decision, so this head.
+        if case .reference = decision { typeStringEntries[number].referringHead = head }
+        return head
     }
 
     /// A group without values whose type string and decision are `text` and `decision`: the
@@ -255,7 +292,7 @@ extension ArchiveJSONDecoder {
     /// its groups are walked as they come when its id and class came first, else read whole and
     /// walked after.
     mutating func decodeObjectMembers(_ source: inout some JSONPullSource, firstKey: String?) throws(ArchiveJSONError) -> ArchivedObject {
-        let allowed = ["object", "class", "size", "groups"]
+        let allowed = Members.object
         try nest()
         var fields = [JSONValue?](repeating: nil, count: allowed.count)
         var decoded: ArchivedObject? = nil
@@ -302,7 +339,10 @@ extension ArchiveJSONDecoder {
         let objectID = try id(require(fields[0], "object", in: what))
         path.pop()
         let slot = try claimSlot()
-        let object = ArchivedObject(archivedClass: ArchivedClass(name: [], version: 0))
+        let object = ArchivedObject(archivedClass: placeholderClass)
+        // Objects, classes and C strings are given the slot the JSON describes as their
+        // source slot, by which the writer finds them again.
+        object.sourceIndex = slot
         objects.append(object)
         try define(objectID, .object(object, slot: slot), key: "object")
         let chainValue = try require(fields[1], "class", in: what)
@@ -384,7 +424,7 @@ extension ArchiveJSONDecoder {
 
     mutating func decodeClass(_ value: JSONValue) throws(ArchiveJSONError) -> ArchivedClass {
         let what = "a class"
-        let fields = try members(of: value, what, allowed: ["id", "name", "nameWire", "version", "versionWidth"])
+        let fields = try members(of: value, what, allowed: Members.classLink)
         path.push("id")
         let classID = try id(require(fields[0], "id", in: what))
         path.pop()
@@ -403,10 +443,12 @@ extension ArchiveJSONDecoder {
             versionWidth = try width(w, .counted, holding: version, "a class version")
             path.pop()
         }
-        let entry = ArchivedClass(name: name, version: version)
+        let entry = ArchivedClass(name: ArraySlice(name), version: version)
         entry.nameDecision = nameDecision
         entry.versionWidth = versionWidth
-        try define(classID, .class(entry, slot: claimSlot()), key: "id")
+        let slot = try claimSlot()
+        entry.sourceIndex = slot
+        try define(classID, .class(entry, slot: slot), key: "id")
         return entry
     }
 
@@ -424,7 +466,7 @@ extension ArchiveJSONDecoder {
         guard has(value, "cstring") else {
             throw fail(.typeMismatch, "expected null, {\"ref\": id} or {\"cstring\": id, \"text\": …} for type '*', found \(value.kindDescription)")
         }
-        let fields = try members(of: value, what, allowed: ["cstring", "text", "textWire"])
+        let fields = try members(of: value, what, allowed: Members.cString)
         path.push("cstring")
         let cStringID = try id(require(fields[0], "cstring", in: what))
         path.pop()
@@ -432,7 +474,8 @@ extension ArchiveJSONDecoder {
         path.push("text")
         let text = try bytes(require(fields[1], "text", in: what), "the text of a C string")
         path.pop()
-        let entry = ArchivedCString(text: text)
+        let entry = ArchivedCString(text: ArraySlice(text))
+        entry.sourceIndex = slot
         entry.textDecision = try sharedString(entry.text, decision: fields[2], key: "textWire")
         try define(cStringID, .cString(entry, slot: slot), key: "cstring")
         return .cString(entry, referenceWidth: nil)

@@ -38,7 +38,16 @@ struct ArchiveJSONDecoder {
     var heads: [HeadKey: ArchivedGroup] = [:]
     var header = StreamHeader.apple
     var depth = 0
+    /// The types of each type string given as bytes, parsed once (``types(of:)``).
     var typeCache: [[UInt8]: [ObjCType]] = [:]
+    /// Each type string given as plain JSON text, by that text: its number in
+    /// ``typeStringEntries`` (``plainTypeStringHead(_:)``).
+    var typeStrings: [String: Int] = [:]
+    /// What is known of each type string of ``typeStrings``.
+    var typeStringEntries: [TypeStringEntry] = []
+    /// The class every new object has until its chain is read (one for all, so an object costs
+    /// no class of its own).
+    let placeholderClass = ArchivedClass(name: ArraySlice<UInt8>(), version: 0)
     /// What readers count against their limits, counted in the writer's order.
     var tally: LimitTally
     /// Every object made so far, in order: the archive owns them (objects may refer to each
@@ -203,7 +212,7 @@ struct ArchiveJSONDecoder {
         case .string(let text):
             return Array(text.utf8)
         case .object:
-            let fields = try members(of: value, what, allowed: ["hex"])
+            let fields = try members(of: value, what, allowed: Members.hex)
             return try hex(require(fields[0], "hex", in: what))
         default:
             throw fail(.wrongShape, "expected \(what) (a string or {\"hex\": …}), found \(value.kindDescription)")
@@ -235,7 +244,7 @@ struct ArchiveJSONDecoder {
 
     /// A shared-string decision: `{"literal": width}` or `{"reference": n, "width"?: width}`.
     func decision(_ value: JSONValue, for text: ArraySlice<UInt8>) throws(ArchiveJSONError) -> SharedStringDecision {
-        let fields = try members(of: value, "a shared-string decision", allowed: ["literal", "reference", "width"])
+        let fields = try members(of: value, "a shared-string decision", allowed: Members.decision)
         let decision: SharedStringDecision
         switch (fields[0], fields[1]) {
         case (let literal?, nil):
@@ -311,7 +320,7 @@ struct ArchiveJSONDecoder {
 
     /// `{"ref": id, "width"?: w}`: the entry and the label width (explicit, or NSArchiver's).
     func reference(_ value: JSONValue) throws(ArchiveJSONError) -> (Entry, IntegerWidth) {
-        let fields = try members(of: value, "a reference", allowed: ["ref", "width"])
+        let fields = try members(of: value, "a reference", allowed: Members.reference)
         let target = try id(require(fields[0], "ref", in: "a reference"))
         guard let entry = entries[target] else {
             throw fail(.undefinedReference, "reference to id \(target), which is not defined before this point")
@@ -325,6 +334,33 @@ struct ArchiveJSONDecoder {
 }
 
 extension ArchiveJSONDecoder {
+    /// The member names each object of the document may have, in the order of its fields.
+    enum Members {
+        static let document = ["format", "formatVersion", "header", "groups"]
+        static let header = ["streamerVersion", "byteOrder", "systemVersion", "systemVersionWidth"]
+        static let group = ["type", "typeWire", "values"]
+        static let object = ["object", "class", "size", "groups"]
+        static let classLink = ["id", "name", "nameWire", "version", "versionWidth"]
+        static let cString = ["cstring", "text", "textWire"]
+        static let reference = ["ref", "width"]
+        static let decision = ["literal", "reference", "width"]
+        static let integer = ["value", "raw", "width"]
+        static let countedBytes = ["text", "hex", "width"]
+        static let sharedString = ["text", "hex", "wire"]
+        static let hex = ["hex"]
+        static let float = ["value", "f32bits", "form"]
+        static let double = ["value", "f64bits", "form"]
+    }
+
+    /// A type string met as plain JSON text: its bytes and types, parsed once, and — once the
+    /// shared-string table holds it, so NSArchiver refers to its first slot — the head its
+    /// groups without a `typeWire` share.
+    struct TypeStringEntry {
+        let text: [UInt8]
+        let types: [ObjCType]
+        var referringHead: ArchivedGroup? = nil
+    }
+
     /// What groups that share a head have in common: the type string and its decision.
     struct HeadKey: Hashable {
         var text: [UInt8]?
