@@ -258,11 +258,13 @@ extension ArchiveJSONDecoder {
     // MARK: - Objects, classes, C strings
 
     /// `null`, `{"ref": id}` (an object or, as NeXTSTEP nibs do, a class) or `{"object": id, …}`.
-    /// An object whose first member is `object` is walked as it comes; any other is read whole.
+    /// An object whose first member is `object` or `ref` is walked as it comes; any other is
+    /// read whole.
     mutating func decodeObjectSlot(_ source: inout some JSONPullSource) throws(ArchiveJSONError) -> ArchivedValue {
         guard try source.peekKind() == .object else { return try decodeObjectSlot(source.value()) }
         try source.beginObject()
         guard let first = try source.nextKey() else { return try decodeObjectSlot(.object([])) }
+        if first == "ref" { return try decodeObjectReference(fields: members(&source, firstKey: first, "a reference", allowed: Members.reference)) }
         guard first == "object" else { return try decodeObjectSlot(source.restOfObject(firstKey: first)) }
         return .object(try decodeObjectMembers(&source, firstKey: first), referenceWidth: nil)
     }
@@ -280,7 +282,12 @@ extension ArchiveJSONDecoder {
     }
 
     func decodeObjectReference(_ value: JSONValue) throws(ArchiveJSONError) -> ArchivedValue {
-        let (entry, width) = try reference(value)
+        try decodeObjectReference(fields: members(of: value, "a reference", allowed: Members.reference))
+    }
+
+    /// An object slot's reference whose members (``Members/reference``) are `fields`.
+    func decodeObjectReference(fields: [JSONValue?]) throws(ArchiveJSONError) -> ArchivedValue {
+        let (entry, width) = try reference(fields: fields)
         switch entry {
         case .object(let object, _): return .object(object, referenceWidth: width)
         case .class(let entry, _): return .objectSlotClass(entry, referenceWidth: width)

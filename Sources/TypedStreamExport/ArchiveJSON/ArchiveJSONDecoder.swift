@@ -122,6 +122,20 @@ struct ArchiveJSONDecoder {
         return found
     }
 
+    /// The members of an object stepped into whose first member, `firstKey`, was just named,
+    /// read one after the other by position in `allowed` (as ``members(of:_:allowed:)`` gives
+    /// them, without making the object first); refuses unknown and repeated members as they come.
+    func members(_ source: inout some JSONPullSource, firstKey: String, _ what: String, allowed: [String]) throws(ArchiveJSONError) -> [JSONValue?] {
+        var fields = [JSONValue?](repeating: nil, count: allowed.count)
+        var key: String? = firstKey
+        while let name = key {
+            let index = try memberIndex(name, &fields, what, allowed: allowed)
+            fields[index] = try source.value()
+            key = try source.nextKey()
+        }
+        return fields
+    }
+
     /// The members of an object, by position in `allowed`; refuses other shapes, unknown and
     /// repeated members.
     func members(of value: JSONValue, _ what: String, allowed: [String]) throws(ArchiveJSONError) -> [JSONValue?] {
@@ -320,7 +334,11 @@ struct ArchiveJSONDecoder {
 
     /// `{"ref": id, "width"?: w}`: the entry and the label width (explicit, or NSArchiver's).
     func reference(_ value: JSONValue) throws(ArchiveJSONError) -> (Entry, IntegerWidth) {
-        let fields = try members(of: value, "a reference", allowed: Members.reference)
+        try reference(fields: members(of: value, "a reference", allowed: Members.reference))
+    }
+
+    /// A reference whose members (``Members/reference``) are `fields`.
+    func reference(fields: [JSONValue?]) throws(ArchiveJSONError) -> (Entry, IntegerWidth) {
         let target = try id(require(fields[0], "ref", in: "a reference"))
         guard let entry = entries[target] else {
             throw fail(.undefinedReference, "reference to id \(target), which is not defined before this point")

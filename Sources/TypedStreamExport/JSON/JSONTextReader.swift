@@ -37,6 +37,12 @@ struct JSONTextReader: JSONPullSource {
     private var atFirst = false
     /// Whether the byte-order mark has been looked for.
     private var started = false
+    /// The stacks of ``value()``, kept empty between calls.
+    private var scratchFrames: [Frame] = []
+    private var scratchValues: [JSONValue] = []
+    private var scratchKeys: [String] = []
+    /// The largest stacks kept from one call of ``value()`` to the next.
+    private static let keptScratch = 1024
 
     /// A reader of the whole text `bytes`.
     init(bytes: [UInt8], maximumDepth: Int) {
@@ -207,10 +213,29 @@ struct JSONTextReader: JSONPullSource {
 
     /// Reads the next value whole. Finished values wait on one scratch stack (member names on
     /// another) until their container closes, so building a container is linear in its size.
+    /// The stacks are the reader's, kept from one call to the next, so the many small values
+    /// of a document (a reference, a class link) cost no stacks of their own.
     mutating func value() throws(ArchiveJSONError) -> JSONValue {
-        var frames: [Frame] = []
-        var values: [JSONValue] = []
-        var keys: [String] = []
+        // A value that is no container needs no stack.
+        guard let first = try nextByte() else { throw fail("expected a value, found end of data") }
+        if first != UInt8(ascii: "{"), first != UInt8(ascii: "[") { return try scalar(first) }
+        var frames = scratchFrames
+        var values = scratchValues
+        var keys = scratchKeys
+        scratchFrames = []
+        scratchValues = []
+        scratchKeys = []
+        frames.removeAll(keepingCapacity: true)
+        values.removeAll(keepingCapacity: true)
+        keys.removeAll(keepingCapacity: true)
+        defer {
+            // Kept for the next call unless a huge value made them large.
+            if values.capacity <= Self.keptScratch, keys.capacity <= Self.keptScratch {
+                scratchFrames = frames
+                scratchValues = values
+                scratchKeys = keys
+            }
+        }
         while true {
             guard let b = try nextByte() else { throw fail("expected a value, found end of data") }
             var value: JSONValue
@@ -226,21 +251,8 @@ struct JSONTextReader: JSONPullSource {
                     if isObject { keys.append(try parseKey()) }
                     continue
                 }
-            case UInt8(ascii: "\""):
-                value = .string(try parseString())
-            case UInt8(ascii: "t"):
-                try expectLiteral("true")
-                value = .bool(true)
-            case UInt8(ascii: "f"):
-                try expectLiteral("false")
-                value = .bool(false)
-            case UInt8(ascii: "n"):
-                try expectLiteral("null")
-                value = .null
-            case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
-                value = .number(try parseNumber())
             default:
-                throw fail("expected a value, found \(found())")
+                value = try scalar(b)
             }
             // Hand the finished value to its container, closing every container that ends here.
             attach: while true {
@@ -276,6 +288,27 @@ struct JSONTextReader: JSONPullSource {
                 }
                 values.removeSubrange(frame.valueStart...)
             }
+        }
+    }
+
+    /// The value that is no container starting with `b`, the next byte.
+    private mutating func scalar(_ b: UInt8) throws(ArchiveJSONError) -> JSONValue {
+        switch b {
+        case UInt8(ascii: "\""):
+            return .string(try parseString())
+        case UInt8(ascii: "t"):
+            try expectLiteral("true")
+            return .bool(true)
+        case UInt8(ascii: "f"):
+            try expectLiteral("false")
+            return .bool(false)
+        case UInt8(ascii: "n"):
+            try expectLiteral("null")
+            return .null
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+            return .number(try parseNumber())
+        default:
+            throw fail("expected a value, found \(found())")
         }
     }
 
