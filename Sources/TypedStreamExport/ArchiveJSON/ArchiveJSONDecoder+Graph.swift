@@ -10,7 +10,7 @@ extension ArchiveJSONDecoder {
     mutating func decodeDocument(_ source: inout some JSONPullSource) throws(ArchiveJSONError) -> Archive {
         let allowed = Members.document
         try enterObject(&source, "the document", allowed: allowed)
-        var fields = [JSONValue?](repeating: nil, count: allowed.count)
+        var fields = MemberFields()
         var groups: [ArchivedGroup]? = nil
         while let key = try source.nextKey() {
             let index = try memberIndex(key, &fields, "the document", allowed: allowed)
@@ -34,7 +34,7 @@ extension ArchiveJSONDecoder {
     }
 
     /// The document's format, version and header.
-    mutating func decodeDocumentHead(_ fields: [JSONValue?]) throws(ArchiveJSONError) {
+    mutating func decodeDocumentHead(_ fields: MemberFields) throws(ArchiveJSONError) {
         guard case .string(ArchiveJSON.formatName)? = fields[0] else {
             throw fail(.unsupportedFormat, "not a lossless typedstream JSON document: 'format' must be \"\(ArchiveJSON.formatName)\"")
         }
@@ -115,7 +115,7 @@ extension ArchiveJSONDecoder {
     mutating func decodeGroup(_ source: inout some JSONPullSource) throws(ArchiveJSONError) -> ArchivedGroup {
         let allowed = Members.group
         try enterObject(&source, "a group", allowed: allowed)
-        var fields = [JSONValue?](repeating: nil, count: allowed.count)
+        var fields = MemberFields()
         var decoded: ArchivedGroup? = nil
         var sharedBefore = 0
         while let key = try source.nextKey() {
@@ -193,7 +193,7 @@ extension ArchiveJSONDecoder {
     }
 
     /// The group's type string, its types and its decision, with no values yet.
-    mutating func decodeGroupType(_ fields: [JSONValue?]) throws(ArchiveJSONError) -> ArchivedGroup {
+    mutating func decodeGroupType(_ fields: MemberFields) throws(ArchiveJSONError) -> ArchivedGroup {
         let typeValue = try require(fields[0], "type", in: "a group")
         path.push("type")
         defer { path.pop() }
@@ -286,7 +286,7 @@ extension ArchiveJSONDecoder {
     }
 
     /// An object slot's reference whose members (``Members/reference``) are `fields`.
-    func decodeObjectReference(fields: [JSONValue?]) throws(ArchiveJSONError) -> ArchivedValue {
+    func decodeObjectReference(fields: MemberFields) throws(ArchiveJSONError) -> ArchivedValue {
         let (entry, width) = try reference(fields: fields)
         switch entry {
         case .object(let object, _): return .object(object, referenceWidth: width)
@@ -301,7 +301,7 @@ extension ArchiveJSONDecoder {
     mutating func decodeObjectMembers(_ source: inout some JSONPullSource, firstKey: String?) throws(ArchiveJSONError) -> ArchivedObject {
         let allowed = Members.object
         try nest()
-        var fields = [JSONValue?](repeating: nil, count: allowed.count)
+        var fields = MemberFields()
         var decoded: ArchivedObject? = nil
         var key = firstKey
         if key == nil { key = try source.nextKey() }
@@ -340,7 +340,7 @@ extension ArchiveJSONDecoder {
     }
 
     /// A new object's id, class chain and (streamer 3) instance size.
-    mutating func decodeObjectHead(_ fields: [JSONValue?]) throws(ArchiveJSONError) -> ArchivedObject {
+    mutating func decodeObjectHead(_ fields: MemberFields) throws(ArchiveJSONError) -> ArchivedObject {
         let what = "an object"
         path.push("object")
         let objectID = try id(require(fields[0], "object", in: what))

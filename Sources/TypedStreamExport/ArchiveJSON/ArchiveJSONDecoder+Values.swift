@@ -173,8 +173,9 @@ extension ArchiveJSONDecoder {
             }
             widthValue = fields[2]
         }
-        let what = "an integer for type \(TextExcerpt.quoted(type.encoding))"
-        let (negative, magnitude) = try wideInteger(number, what)
+        // Made only for a message: an integer is the commonest value.
+        func what() -> String { "an integer for type \(TextExcerpt.quoted(type.encoding))" }
+        let (negative, magnitude) = try wideInteger(number, what())
         var stored: Int64
         if negative {
             stored = magnitude == UInt64(Int64.max) + 1 ? Int64.min : -Int64(magnitude)
@@ -184,11 +185,11 @@ extension ArchiveJSONDecoder {
             } else if magnitude >= UInt64(1) << (bits - 1), magnitude < UInt64(1) << bits {
                 stored = Int64(magnitude) - Int64(1) << bits
             } else {
-                guard let v = Int64(exactly: magnitude) else { throw fail(.badValue, "\(magnitude) does not fit \(what)") }
+                guard let v = Int64(exactly: magnitude) else { throw fail(.badValue, "\(magnitude) does not fit \(what())") }
                 stored = v
             }
         } else {
-            guard let v = Int64(exactly: magnitude) else { throw fail(.badValue, "\(magnitude) does not fit \(what)") }
+            guard let v = Int64(exactly: magnitude) else { throw fail(.badValue, "\(magnitude) does not fit \(what())") }
             stored = v
         }
         if context == .short {
@@ -197,7 +198,7 @@ extension ArchiveJSONDecoder {
         }
         var width = context.archiverChoice(for: stored)
         if let widthValue {
-            width = try self.width(widthValue, context, holding: stored, what)
+            width = try self.width(widthValue, context, holding: stored, what())
         }
         return (stored, width)
     }
