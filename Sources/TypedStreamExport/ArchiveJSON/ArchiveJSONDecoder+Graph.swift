@@ -303,6 +303,8 @@ extension ArchiveJSONDecoder {
         try nest()
         var fields = MemberFields()
         var decoded: ArchivedObject? = nil
+        /// The object once its id and class chain are read (the chain walked as it came).
+        var head: ArchivedObject? = nil
         var key = firstKey
         if key == nil { key = try source.nextKey() }
         while let name = key {
@@ -313,8 +315,10 @@ extension ArchiveJSONDecoder {
                 throw fail(.unknownField, "unknown member 'object' in a reference (allowed: 'ref', 'width')")
             }
             let index = try memberIndex(name, &fields, "an object", allowed: allowed)
-            if index == 3, fields[0] != nil, fields[1] != nil, decoded == nil {
-                let object = try decodeObjectHead(fields)
+            if index == 1, fields[0] != nil, decoded == nil, try source.peekKind() == .array {
+                head = try decodeObjectHead(fields, chain: &source)
+            } else if index == 3, fields[0] != nil, fields[1] != nil, decoded == nil {
+                let object = try decodeObjectHead(fields, chainRead: head)
                 path.push("groups")
                 object.groups = try decodeGroups(&source)
                 path.pop()
@@ -328,7 +332,7 @@ extension ArchiveJSONDecoder {
             key = try source.nextKey()
         }
         if decoded == nil {
-            let object = try decodeObjectHead(fields)
+            let object = try decodeObjectHead(fields, chainRead: head)
             var groups = JSONTreeSource(try require(fields[3], "groups", in: "an object"))
             path.push("groups")
             object.groups = try decodeGroups(&groups)
@@ -339,8 +343,23 @@ extension ArchiveJSONDecoder {
         return decoded!
     }
 
-    /// A new object's id, class chain and (streamer 3) instance size.
-    mutating func decodeObjectHead(_ fields: MemberFields) throws(ArchiveJSONError) -> ArchivedObject {
+    /// A new object's id, class chain and (streamer 3) instance size; `chainRead` is the object
+    /// when its id and chain were read already, as they came.
+    mutating func decodeObjectHead(_ fields: MemberFields, chainRead: ArchivedObject?) throws(ArchiveJSONError) -> ArchivedObject {
+        let object: ArchivedObject
+        if let chainRead {
+            object = chainRead
+        } else {
+            var chain = JSONTreeSource(try require(fields[1], "class", in: "an object"))
+            object = try decodeObjectHead(fields, chain: &chain)
+        }
+        try decodeInstanceSize(fields[2], of: object)
+        return object
+    }
+
+    /// A new object's id (from `fields`) and class chain, walked in `chain` as it comes; its
+    /// instance size is the caller's.
+    mutating func decodeObjectHead(_ fields: MemberFields, chain: inout some JSONPullSource) throws(ArchiveJSONError) -> ArchivedObject {
         let what = "an object"
         path.push("object")
         let objectID = try id(require(fields[0], "object", in: what))
@@ -352,15 +371,13 @@ extension ArchiveJSONDecoder {
         object.sourceIndex = slot
         objects.append(object)
         try define(objectID, .object(object, slot: slot), key: "object")
-        let chainValue = try require(fields[1], "class", in: what)
         path.push("class")
-        guard let (first, width) = try decodeChain(chainValue) else {
+        guard let (first, width) = try decodeChain(&chain) else {
             throw fail(.badValue, "an object needs a class (the chain is empty)")
         }
         path.pop()
         object.archivedClass = first
         object.classReferenceWidth = width
-        try decodeInstanceSize(fields[2], of: object)
         return object
     }
 
@@ -378,19 +395,28 @@ extension ArchiveJSONDecoder {
     /// A class chain: new classes most derived first, optionally ending with a reference.
     /// Returns the first class and, when it is a reference, its label width; `nil` when empty.
     mutating func decodeChain(_ value: JSONValue) throws(ArchiveJSONError) -> (ArchivedClass, IntegerWidth?)? {
-        let links = try array(value, "a class chain")
+        var source = JSONTreeSource(value)
+        return try decodeChain(&source)
+    }
+
+    /// A class chain read from `source`, each link walked as it comes (see ``decodeChain(_:)-(JSONValue)``).
+    mutating func decodeChain(_ source: inout some JSONPullSource) throws(ArchiveJSONError) -> (ArchivedClass, IntegerWidth?)? {
+        try enterArray(&source, "a class chain")
         var first: (ArchivedClass, IntegerWidth?)? = nil
         var last: ArchivedClass? = nil
         /// The classes this chain defines: a reference back to one of them makes the chain loop
         /// (a class its own superclass), which no reader takes and which would never be freed.
         var defined: [ArchivedClass] = []
-        for (i, link) in links.enumerated() {
+        var i = 0
+        while try source.nextElement() {
             path.push(i)
-            if has(link, "ref") {
-                guard i == links.count - 1 else {
+            switch try chainLink(&source) {
+            case .reference(let fields):
+                // A reference ends the chain: nothing may follow it.
+                guard try !source.nextElement() else {
                     throw fail(.badValue, "a reference ends a class chain; nothing may follow it")
                 }
-                let (entry, width) = try reference(link)
+                let (entry, width) = try reference(fields: fields)
                 guard case .class(let linked, _) = entry else {
                     throw fail(.referenceKindMismatch, "a class chain refers to \(entry.kindName)")
                 }
@@ -405,14 +431,17 @@ extension ArchiveJSONDecoder {
                 } else {
                     first = (linked, width)
                 }
-            } else {
-                let linked = try decodeClass(link)
+                path.pop()
+                return first
+            case .newClass(let value):
+                let linked = try decodeClass(value)
                 if let last { last.superclass = linked } else { first = (linked, nil) }
                 last = linked
                 defined.append(linked)
                 try checkChainLength(defined.count, continuingAt: nil)
+                path.pop()
+                i += 1
             }
-            path.pop()
         }
         return first
     }
@@ -427,6 +456,25 @@ extension ArchiveJSONDecoder {
             current = entry.superclass
         }
         if let problem = tally.checkClassChain(length: length) { throw fail(.limitExceeded, problem) }
+    }
+
+    /// A link of a class chain as read: a reference's members, or a new class, whole.
+    enum ChainLink {
+        case reference(MemberFields)
+        case newClass(JSONValue)
+    }
+
+    /// The next link of a class chain: a reference (an object with a member `ref`) or a new
+    /// class. A link whose first member is `ref` is walked as it comes; another is read whole
+    /// (a `ref` among its members makes it a reference).
+    mutating func chainLink(_ source: inout some JSONPullSource) throws(ArchiveJSONError) -> ChainLink {
+        guard try source.peekKind() == .object else { return .newClass(try source.value()) }
+        try source.beginObject()
+        guard let key = try source.nextKey() else { return .newClass(.object([])) }
+        if key == "ref" { return .reference(try members(&source, firstKey: key, "a reference", allowed: Members.reference)) }
+        let link = try source.restOfObject(firstKey: key)
+        if has(link, "ref") { return .reference(try members(of: link, "a reference", allowed: Members.reference)) }
+        return .newClass(link)
     }
 
     mutating func decodeClass(_ value: JSONValue) throws(ArchiveJSONError) -> ArchivedClass {

@@ -41,6 +41,8 @@ struct JSONTextReader: JSONPullSource {
     private var scratchFrames: [Frame] = []
     private var scratchValues: [JSONValue] = []
     private var scratchKeys: [String] = []
+    /// Eight spaces, as one word.
+    private static let eightSpaces: UInt64 = 0x2020_2020_2020_2020
     /// The largest stacks kept from one call of ``value()`` to the next.
     private static let keptScratch = 1024
 
@@ -101,14 +103,25 @@ struct JSONTextReader: JSONPullSource {
     }
 
     private mutating func skipWhitespace() throws(ArchiveJSONError) {
-        // The bytes at hand are scanned in one loop; the next piece is asked for only at their end.
+        // The bytes at hand are scanned in one loop, eight spaces at a time where a pretty
+        // document indents; the next piece is asked for only at their end.
         repeat {
-            while i < bytes.count {
-                switch bytes[i] {
-                case 0x20, 0x09, 0x0A, 0x0D: i += 1
-                default: return
+            let end = bytes.count
+            i = bytes.withUnsafeBytes { raw in
+                var k = i
+                while k < end {
+                    if k + 8 <= end, raw.loadUnaligned(fromByteOffset: k, as: UInt64.self) == Self.eightSpaces {
+                        k += 8
+                        continue
+                    }
+                    switch raw[k] {
+                    case 0x20, 0x09, 0x0A, 0x0D: k += 1
+                    default: return k
+                    }
                 }
+                return k
             }
+            if i < end { return }
         } while try load()
     }
 
