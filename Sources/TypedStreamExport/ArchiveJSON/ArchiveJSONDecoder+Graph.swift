@@ -8,9 +8,9 @@ extension ArchiveJSONDecoder {
     /// when the members they depend on came first (as `decode --json` writes them), else read
     /// whole and walked after.
     mutating func decodeDocument(_ source: inout some JSONPullSource) throws(ArchiveJSONError) -> Archive {
-        let allowed = ["format", "formatVersion", "header", "groups"]
+        let allowed = Members.document
         try enterObject(&source, "the document", allowed: allowed)
-        var fields = [JSONValue?](repeating: nil, count: allowed.count)
+        var fields = MemberFields()
         var groups: [ArchivedGroup]? = nil
         while let key = try source.nextKey() {
             let index = try memberIndex(key, &fields, "the document", allowed: allowed)
@@ -34,7 +34,7 @@ extension ArchiveJSONDecoder {
     }
 
     /// The document's format, version and header.
-    mutating func decodeDocumentHead(_ fields: [JSONValue?]) throws(ArchiveJSONError) {
+    mutating func decodeDocumentHead(_ fields: MemberFields) throws(ArchiveJSONError) {
         guard case .string(ArchiveJSON.formatName)? = fields[0] else {
             throw fail(.unsupportedFormat, "not a lossless typedstream JSON document: 'format' must be \"\(ArchiveJSON.formatName)\"")
         }
@@ -52,7 +52,7 @@ extension ArchiveJSONDecoder {
 
     mutating func decodeHeader(_ value: JSONValue) throws(ArchiveJSONError) -> StreamHeader {
         let what = "the header"
-        let fields = try members(of: value, what, allowed: ["streamerVersion", "byteOrder", "systemVersion", "systemVersionWidth"])
+        let fields = try members(of: value, what, allowed: Members.header)
         let streamerValue = try require(fields[0], "streamerVersion", in: what)
         let orderValue = try require(fields[1], "byteOrder", in: what)
         let systemValue = try require(fields[2], "systemVersion", in: what)
@@ -90,14 +90,20 @@ extension ArchiveJSONDecoder {
         return groups
     }
 
+    /// The types of a type string given as bytes (`{"hex": …}` or with a `typeWire`), parsed once.
     mutating func types(of typeString: [UInt8]) throws(ArchiveJSONError) -> [ObjCType] {
         if let cached = typeCache[typeString] { return cached }
+        let types = try parseTypes(typeString)
+        typeCache[typeString] = types
+        return types
+    }
+
+    /// Parses a type string within the readers' type nesting limit; throws `badTypeString`.
+    func parseTypes(_ typeString: [UInt8]) throws(ArchiveJSONError) -> [ObjCType] {
         var limits = ObjCTypeParser.Limits()
         limits.maximumDepth = tally.limits.maximumTypeNesting
         do {
-            let types = try ObjCType.parseGroup(bytes: typeString, limits: limits)
-            typeCache[typeString] = types
-            return types
+            return try ObjCType.parseGroup(bytes: typeString, limits: limits)
         } catch {
             throw fail(.badTypeString, "type string \(TextExcerpt.quoted(typeString)) does not parse: \(error.description)")
         }
@@ -107,9 +113,9 @@ extension ArchiveJSONDecoder {
     /// and walked after. A `typeWire` after the values may change only the width of the
     /// decision the values were read with, not whether it is a literal or a reference.
     mutating func decodeGroup(_ source: inout some JSONPullSource) throws(ArchiveJSONError) -> ArchivedGroup {
-        let allowed = ["type", "typeWire", "values"]
+        let allowed = Members.group
         try enterObject(&source, "a group", allowed: allowed)
-        var fields = [JSONValue?](repeating: nil, count: allowed.count)
+        var fields = MemberFields()
         var decoded: ArchivedGroup? = nil
         var sharedBefore = 0
         while let key = try source.nextKey() {
@@ -187,7 +193,7 @@ extension ArchiveJSONDecoder {
     }
 
     /// The group's type string, its types and its decision, with no values yet.
-    mutating func decodeGroupType(_ fields: [JSONValue?]) throws(ArchiveJSONError) -> ArchivedGroup {
+    mutating func decodeGroupType(_ fields: MemberFields) throws(ArchiveJSONError) -> ArchivedGroup {
         let typeValue = try require(fields[0], "type", in: "a group")
         path.push("type")
         defer { path.pop() }
@@ -198,6 +204,7 @@ extension ArchiveJSONDecoder {
             guard fields[1] == nil else { throw fail(.badValue, "a group without a type string has no 'typeWire'") }
             return sharedHead(nil, decision: nil) { ArchivedGroup(typeString: nil, types: [.object(className: nil)], values: []) }
         }
+        if case .string(let spelled) = typeValue, fields[1] == nil { return try plainTypeStringHead(spelled) }
         let text = try bytes(typeValue, "a type string")
         let types = try self.types(of: text)
         path.pop()
@@ -206,6 +213,36 @@ extension ArchiveJSONDecoder {
         return sharedHead(text, decision: decision) {
             ArchivedGroup(typeString: ArraySlice(text), types: types, values: [], typeStringDecision: decision)
         }
+    }
+
+    /// The head of a group whose type string is `spelled` (JSON text) and has no `typeWire`:
+    /// NSArchiver's decision. A type string met before is looked up once, by its JSON text —
+    /// not turned into bytes, parsed, or looked up in the shared-string table again — and once
+    /// the table holds it, its groups share one head without a further lookup
+    /// (``TypeStringEntry``). Called with `type` on the path.
+    mutating func plainTypeStringHead(_ spelled: String) throws(ArchiveJSONError) -> ArchivedGroup {
+        let number: Int
+        if let known = typeStrings[spelled] {
+            if let head = typeStringEntries[known].referringHead { return head }
+            number = known
+        } else {
+            let text = Array(spelled.utf8)
+            let types = try parseTypes(text)
+            number = typeStringEntries.count
+            typeStringEntries.append(TypeStringEntry(text: text, types: types))
+            typeStrings[spelled] = number
+        }
+        let entry = typeStringEntries[number]
+        path.pop()
+        let decision = try sharedString(ArraySlice(entry.text), decision: nil, key: "typeWire")
+        path.push("type")
+        let head = sharedHead(entry.text, decision: decision) {
+            ArchivedGroup(typeString: ArraySlice(entry.text), types: entry.types, values: [], typeStringDecision: decision)
+        }
+        // NSArchiver refers to the first slot of a text the table holds: every later group of
+        // this type string takes this decision, so this head.
+        if case .reference = decision { typeStringEntries[number].referringHead = head }
+        return head
     }
 
     /// A group without values whose type string and decision are `text` and `decision`: the
@@ -221,11 +258,13 @@ extension ArchiveJSONDecoder {
     // MARK: - Objects, classes, C strings
 
     /// `null`, `{"ref": id}` (an object or, as NeXTSTEP nibs do, a class) or `{"object": id, …}`.
-    /// An object whose first member is `object` is walked as it comes; any other is read whole.
+    /// An object whose first member is `object` or `ref` is walked as it comes; any other is
+    /// read whole.
     mutating func decodeObjectSlot(_ source: inout some JSONPullSource) throws(ArchiveJSONError) -> ArchivedValue {
         guard try source.peekKind() == .object else { return try decodeObjectSlot(source.value()) }
         try source.beginObject()
         guard let first = try source.nextKey() else { return try decodeObjectSlot(.object([])) }
+        if first == "ref" { return try decodeObjectReference(fields: members(&source, firstKey: first, "a reference", allowed: Members.reference)) }
         guard first == "object" else { return try decodeObjectSlot(source.restOfObject(firstKey: first)) }
         return .object(try decodeObjectMembers(&source, firstKey: first), referenceWidth: nil)
     }
@@ -243,7 +282,12 @@ extension ArchiveJSONDecoder {
     }
 
     func decodeObjectReference(_ value: JSONValue) throws(ArchiveJSONError) -> ArchivedValue {
-        let (entry, width) = try reference(value)
+        try decodeObjectReference(fields: members(of: value, "a reference", allowed: Members.reference))
+    }
+
+    /// An object slot's reference whose members (``Members/reference``) are `fields`.
+    func decodeObjectReference(fields: MemberFields) throws(ArchiveJSONError) -> ArchivedValue {
+        let (entry, width) = try reference(fields: fields)
         switch entry {
         case .object(let object, _): return .object(object, referenceWidth: width)
         case .class(let entry, _): return .objectSlotClass(entry, referenceWidth: width)
@@ -255,10 +299,12 @@ extension ArchiveJSONDecoder {
     /// its groups are walked as they come when its id and class came first, else read whole and
     /// walked after.
     mutating func decodeObjectMembers(_ source: inout some JSONPullSource, firstKey: String?) throws(ArchiveJSONError) -> ArchivedObject {
-        let allowed = ["object", "class", "size", "groups"]
+        let allowed = Members.object
         try nest()
-        var fields = [JSONValue?](repeating: nil, count: allowed.count)
+        var fields = MemberFields()
         var decoded: ArchivedObject? = nil
+        /// The object once its id and class chain are read (the chain walked as it came).
+        var head: ArchivedObject? = nil
         var key = firstKey
         if key == nil { key = try source.nextKey() }
         while let name = key {
@@ -269,8 +315,10 @@ extension ArchiveJSONDecoder {
                 throw fail(.unknownField, "unknown member 'object' in a reference (allowed: 'ref', 'width')")
             }
             let index = try memberIndex(name, &fields, "an object", allowed: allowed)
-            if index == 3, fields[0] != nil, fields[1] != nil, decoded == nil {
-                let object = try decodeObjectHead(fields)
+            if index == 1, fields[0] != nil, decoded == nil, try source.peekKind() == .array {
+                head = try decodeObjectHead(fields, chain: &source)
+            } else if index == 3, fields[0] != nil, fields[1] != nil, decoded == nil {
+                let object = try decodeObjectHead(fields, chainRead: head)
                 path.push("groups")
                 object.groups = try decodeGroups(&source)
                 path.pop()
@@ -284,7 +332,7 @@ extension ArchiveJSONDecoder {
             key = try source.nextKey()
         }
         if decoded == nil {
-            let object = try decodeObjectHead(fields)
+            let object = try decodeObjectHead(fields, chainRead: head)
             var groups = JSONTreeSource(try require(fields[3], "groups", in: "an object"))
             path.push("groups")
             object.groups = try decodeGroups(&groups)
@@ -295,25 +343,41 @@ extension ArchiveJSONDecoder {
         return decoded!
     }
 
-    /// A new object's id, class chain and (streamer 3) instance size.
-    mutating func decodeObjectHead(_ fields: [JSONValue?]) throws(ArchiveJSONError) -> ArchivedObject {
+    /// A new object's id, class chain and (streamer 3) instance size; `chainRead` is the object
+    /// when its id and chain were read already, as they came.
+    mutating func decodeObjectHead(_ fields: MemberFields, chainRead: ArchivedObject?) throws(ArchiveJSONError) -> ArchivedObject {
+        let object: ArchivedObject
+        if let chainRead {
+            object = chainRead
+        } else {
+            var chain = JSONTreeSource(try require(fields[1], "class", in: "an object"))
+            object = try decodeObjectHead(fields, chain: &chain)
+        }
+        try decodeInstanceSize(fields[2], of: object)
+        return object
+    }
+
+    /// A new object's id (from `fields`) and class chain, walked in `chain` as it comes; its
+    /// instance size is the caller's.
+    mutating func decodeObjectHead(_ fields: MemberFields, chain: inout some JSONPullSource) throws(ArchiveJSONError) -> ArchivedObject {
         let what = "an object"
         path.push("object")
         let objectID = try id(require(fields[0], "object", in: what))
         path.pop()
         let slot = try claimSlot()
-        let object = ArchivedObject(archivedClass: ArchivedClass(name: [], version: 0))
+        let object = ArchivedObject(archivedClass: placeholderClass)
+        // Objects, classes and C strings are given the slot the JSON describes as their
+        // source slot, by which the writer finds them again.
+        object.sourceIndex = slot
         objects.append(object)
         try define(objectID, .object(object, slot: slot), key: "object")
-        let chainValue = try require(fields[1], "class", in: what)
         path.push("class")
-        guard let (first, width) = try decodeChain(chainValue) else {
+        guard let (first, width) = try decodeChain(&chain) else {
             throw fail(.badValue, "an object needs a class (the chain is empty)")
         }
         path.pop()
         object.archivedClass = first
         object.classReferenceWidth = width
-        try decodeInstanceSize(fields[2], of: object)
         return object
     }
 
@@ -331,19 +395,28 @@ extension ArchiveJSONDecoder {
     /// A class chain: new classes most derived first, optionally ending with a reference.
     /// Returns the first class and, when it is a reference, its label width; `nil` when empty.
     mutating func decodeChain(_ value: JSONValue) throws(ArchiveJSONError) -> (ArchivedClass, IntegerWidth?)? {
-        let links = try array(value, "a class chain")
+        var source = JSONTreeSource(value)
+        return try decodeChain(&source)
+    }
+
+    /// A class chain read from `source`, each link walked as it comes (see ``decodeChain(_:)-(JSONValue)``).
+    mutating func decodeChain(_ source: inout some JSONPullSource) throws(ArchiveJSONError) -> (ArchivedClass, IntegerWidth?)? {
+        try enterArray(&source, "a class chain")
         var first: (ArchivedClass, IntegerWidth?)? = nil
         var last: ArchivedClass? = nil
         /// The classes this chain defines: a reference back to one of them makes the chain loop
         /// (a class its own superclass), which no reader takes and which would never be freed.
         var defined: [ArchivedClass] = []
-        for (i, link) in links.enumerated() {
+        var i = 0
+        while try source.nextElement() {
             path.push(i)
-            if has(link, "ref") {
-                guard i == links.count - 1 else {
+            switch try chainLink(&source) {
+            case .reference(let fields):
+                // A reference ends the chain: nothing may follow it.
+                guard try !source.nextElement() else {
                     throw fail(.badValue, "a reference ends a class chain; nothing may follow it")
                 }
-                let (entry, width) = try reference(link)
+                let (entry, width) = try reference(fields: fields)
                 guard case .class(let linked, _) = entry else {
                     throw fail(.referenceKindMismatch, "a class chain refers to \(entry.kindName)")
                 }
@@ -358,14 +431,17 @@ extension ArchiveJSONDecoder {
                 } else {
                     first = (linked, width)
                 }
-            } else {
-                let linked = try decodeClass(link)
+                path.pop()
+                return first
+            case .newClass(let value):
+                let linked = try decodeClass(value)
                 if let last { last.superclass = linked } else { first = (linked, nil) }
                 last = linked
                 defined.append(linked)
                 try checkChainLength(defined.count, continuingAt: nil)
+                path.pop()
+                i += 1
             }
-            path.pop()
         }
         return first
     }
@@ -382,9 +458,28 @@ extension ArchiveJSONDecoder {
         if let problem = tally.checkClassChain(length: length) { throw fail(.limitExceeded, problem) }
     }
 
+    /// A link of a class chain as read: a reference's members, or a new class, whole.
+    enum ChainLink {
+        case reference(MemberFields)
+        case newClass(JSONValue)
+    }
+
+    /// The next link of a class chain: a reference (an object with a member `ref`) or a new
+    /// class. A link whose first member is `ref` is walked as it comes; another is read whole
+    /// (a `ref` among its members makes it a reference).
+    mutating func chainLink(_ source: inout some JSONPullSource) throws(ArchiveJSONError) -> ChainLink {
+        guard try source.peekKind() == .object else { return .newClass(try source.value()) }
+        try source.beginObject()
+        guard let key = try source.nextKey() else { return .newClass(.object([])) }
+        if key == "ref" { return .reference(try members(&source, firstKey: key, "a reference", allowed: Members.reference)) }
+        let link = try source.restOfObject(firstKey: key)
+        if has(link, "ref") { return .reference(try members(of: link, "a reference", allowed: Members.reference)) }
+        return .newClass(link)
+    }
+
     mutating func decodeClass(_ value: JSONValue) throws(ArchiveJSONError) -> ArchivedClass {
         let what = "a class"
-        let fields = try members(of: value, what, allowed: ["id", "name", "nameWire", "version", "versionWidth"])
+        let fields = try members(of: value, what, allowed: Members.classLink)
         path.push("id")
         let classID = try id(require(fields[0], "id", in: what))
         path.pop()
@@ -403,10 +498,12 @@ extension ArchiveJSONDecoder {
             versionWidth = try width(w, .counted, holding: version, "a class version")
             path.pop()
         }
-        let entry = ArchivedClass(name: name, version: version)
+        let entry = ArchivedClass(name: ArraySlice(name), version: version)
         entry.nameDecision = nameDecision
         entry.versionWidth = versionWidth
-        try define(classID, .class(entry, slot: claimSlot()), key: "id")
+        let slot = try claimSlot()
+        entry.sourceIndex = slot
+        try define(classID, .class(entry, slot: slot), key: "id")
         return entry
     }
 
@@ -424,7 +521,7 @@ extension ArchiveJSONDecoder {
         guard has(value, "cstring") else {
             throw fail(.typeMismatch, "expected null, {\"ref\": id} or {\"cstring\": id, \"text\": …} for type '*', found \(value.kindDescription)")
         }
-        let fields = try members(of: value, what, allowed: ["cstring", "text", "textWire"])
+        let fields = try members(of: value, what, allowed: Members.cString)
         path.push("cstring")
         let cStringID = try id(require(fields[0], "cstring", in: what))
         path.pop()
@@ -432,7 +529,8 @@ extension ArchiveJSONDecoder {
         path.push("text")
         let text = try bytes(require(fields[1], "text", in: what), "the text of a C string")
         path.pop()
-        let entry = ArchivedCString(text: text)
+        let entry = ArchivedCString(text: ArraySlice(text))
+        entry.sourceIndex = slot
         entry.textDecision = try sharedString(entry.text, decision: fields[2], key: "textWire")
         try define(cStringID, .cString(entry, slot: slot), key: "cstring")
         return .cString(entry, referenceWidth: nil)

@@ -163,7 +163,7 @@ extension ArchiveJSONDecoder {
         var widthValue: JSONValue? = nil
         var raw = false
         if case .object = value {
-            let fields = try members(of: value, "an integer", allowed: ["value", "raw", "width"])
+            let fields = try members(of: value, "an integer", allowed: Members.integer)
             switch (fields[0], fields[1]) {
             case (let v?, nil): number = v
             case (nil, let v?):
@@ -173,8 +173,9 @@ extension ArchiveJSONDecoder {
             }
             widthValue = fields[2]
         }
-        let what = "an integer for type \(TextExcerpt.quoted(type.encoding))"
-        let (negative, magnitude) = try wideInteger(number, what)
+        // Made only for a message: an integer is the commonest value.
+        func what() -> String { "an integer for type \(TextExcerpt.quoted(type.encoding))" }
+        let (negative, magnitude) = try wideInteger(number, what())
         var stored: Int64
         if negative {
             stored = magnitude == UInt64(Int64.max) + 1 ? Int64.min : -Int64(magnitude)
@@ -184,11 +185,11 @@ extension ArchiveJSONDecoder {
             } else if magnitude >= UInt64(1) << (bits - 1), magnitude < UInt64(1) << bits {
                 stored = Int64(magnitude) - Int64(1) << bits
             } else {
-                guard let v = Int64(exactly: magnitude) else { throw fail(.badValue, "\(magnitude) does not fit \(what)") }
+                guard let v = Int64(exactly: magnitude) else { throw fail(.badValue, "\(magnitude) does not fit \(what())") }
                 stored = v
             }
         } else {
-            guard let v = Int64(exactly: magnitude) else { throw fail(.badValue, "\(magnitude) does not fit \(what)") }
+            guard let v = Int64(exactly: magnitude) else { throw fail(.badValue, "\(magnitude) does not fit \(what())") }
             stored = v
         }
         if context == .short {
@@ -197,7 +198,7 @@ extension ArchiveJSONDecoder {
         }
         var width = context.archiverChoice(for: stored)
         if let widthValue {
-            width = try self.width(widthValue, context, holding: stored, what)
+            width = try self.width(widthValue, context, holding: stored, what())
         }
         return (stored, width)
     }
@@ -211,7 +212,7 @@ extension ArchiveJSONDecoder {
         var bitsValue: JSONValue? = nil
         var formValue: JSONValue? = nil
         if case .object = value {
-            let fields = try members(of: value, "a real", allowed: ["value", bitsKey, "form"])
+            let fields = try members(of: value, "a real", allowed: isFloat ? Members.float : Members.double)
             guard (fields[0] == nil) != (fields[1] == nil) else {
                 throw fail(.wrongShape, "a real needs exactly one of 'value' and '\(bitsKey)'")
             }
@@ -269,7 +270,7 @@ extension ArchiveJSONDecoder {
             let payload = Array(text.utf8)
             return .unsharedString(ArraySlice(payload), lengthWidth: IntegerPlace.counted.archiverChoice(for: Int64(payload.count)))
         case .object:
-            let fields = try members(of: value, "counted bytes", allowed: ["text", "hex", "width"])
+            let fields = try members(of: value, "counted bytes", allowed: Members.countedBytes)
             let payload = try boxedBytes(fields, "counted bytes")
             var width = IntegerPlace.counted.archiverChoice(for: Int64(payload.count))
             if let w = fields[2] { width = try self.width(w, .counted, holding: Int64(payload.count), "a length") }
@@ -288,7 +289,7 @@ extension ArchiveJSONDecoder {
             let payload = ArraySlice(Array(text.utf8))
             return .sharedString(payload, decision: try sharedString(payload, decision: nil, key: "wire"))
         case .object:
-            let fields = try members(of: value, "a shared string", allowed: ["text", "hex", "wire"])
+            let fields = try members(of: value, "a shared string", allowed: Members.sharedString)
             let payload = ArraySlice(try boxedBytes(fields, "a shared string"))
             return .sharedString(payload, decision: try sharedString(payload, decision: fields[2], key: "wire"))
         default:

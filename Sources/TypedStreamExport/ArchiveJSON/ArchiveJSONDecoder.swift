@@ -38,7 +38,16 @@ struct ArchiveJSONDecoder {
     var heads: [HeadKey: ArchivedGroup] = [:]
     var header = StreamHeader.apple
     var depth = 0
+    /// The types of each type string given as bytes, parsed once (``types(of:)``).
     var typeCache: [[UInt8]: [ObjCType]] = [:]
+    /// Each type string given as plain JSON text, by that text: its number in
+    /// ``typeStringEntries`` (``plainTypeStringHead(_:)``).
+    var typeStrings: [String: Int] = [:]
+    /// What is known of each type string of ``typeStrings``.
+    var typeStringEntries: [TypeStringEntry] = []
+    /// The class every new object has until its chain is read (one for all, so an object costs
+    /// no class of its own).
+    let placeholderClass = ArchivedClass(name: ArraySlice<UInt8>(), version: 0)
     /// What readers count against their limits, counted in the writer's order.
     var tally: LimitTally
     /// Every object made so far, in order: the archive owns them (objects may refer to each
@@ -84,7 +93,7 @@ struct ArchiveJSONDecoder {
 
     /// The position of member `key` in `allowed`; refuses unknown members and members already
     /// met (those with a value in `fields`; the member is given a placeholder there).
-    func memberIndex(_ key: String, _ fields: inout [JSONValue?], _ what: String, allowed: [String]) throws(ArchiveJSONError) -> Int {
+    func memberIndex(_ key: String, _ fields: inout MemberFields, _ what: String, allowed: [String]) throws(ArchiveJSONError) -> Int {
         guard let index = allowed.firstIndex(of: key) else {
             var at = path
             at.push(key)
@@ -113,13 +122,27 @@ struct ArchiveJSONDecoder {
         return found
     }
 
+    /// The members of an object stepped into whose first member, `firstKey`, was just named,
+    /// read one after the other by position in `allowed` (as ``members(of:_:allowed:)`` gives
+    /// them, without making the object first); refuses unknown and repeated members as they come.
+    func members(_ source: inout some JSONPullSource, firstKey: String, _ what: String, allowed: [String]) throws(ArchiveJSONError) -> MemberFields {
+        var fields = MemberFields()
+        var key: String? = firstKey
+        while let name = key {
+            let index = try memberIndex(name, &fields, what, allowed: allowed)
+            fields[index] = try source.value()
+            key = try source.nextKey()
+        }
+        return fields
+    }
+
     /// The members of an object, by position in `allowed`; refuses other shapes, unknown and
     /// repeated members.
-    func members(of value: JSONValue, _ what: String, allowed: [String]) throws(ArchiveJSONError) -> [JSONValue?] {
+    func members(of value: JSONValue, _ what: String, allowed: [String]) throws(ArchiveJSONError) -> MemberFields {
         guard case .object(let members) = value else {
             throw fail(.wrongShape, "expected \(what) (an object), found \(value.kindDescription)")
         }
-        var result = [JSONValue?](repeating: nil, count: allowed.count)
+        var result = MemberFields()
         for member in members {
             guard let index = allowed.firstIndex(of: member.key) else {
                 var at = path
@@ -148,65 +171,65 @@ struct ArchiveJSONDecoder {
         return members.contains { $0.key == key }
     }
 
-    func array(_ value: JSONValue, _ what: String) throws(ArchiveJSONError) -> [JSONValue] {
+    func array(_ value: JSONValue, _ what: @autoclosure () -> String) throws(ArchiveJSONError) -> [JSONValue] {
         guard case .array(let elements) = value else {
-            throw fail(.wrongShape, "expected \(what) (an array), found \(value.kindDescription)")
+            throw fail(.wrongShape, "expected \(what()) (an array), found \(value.kindDescription)")
         }
         return elements
     }
 
-    func string(_ value: JSONValue, _ what: String) throws(ArchiveJSONError) -> String {
+    func string(_ value: JSONValue, _ what: @autoclosure () -> String) throws(ArchiveJSONError) -> String {
         guard case .string(let text) = value else {
-            throw fail(.wrongShape, "expected \(what) (a string), found \(value.kindDescription)")
+            throw fail(.wrongShape, "expected \(what()) (a string), found \(value.kindDescription)")
         }
         return text
     }
 
     /// An integer number (no fraction or exponent) that fits Int64.
-    func int64(_ value: JSONValue, _ what: String) throws(ArchiveJSONError) -> Int64 {
+    func int64(_ value: JSONValue, _ what: @autoclosure () -> String) throws(ArchiveJSONError) -> Int64 {
         guard case .number(let text) = value else {
-            throw fail(.wrongShape, "expected \(what) (an integer), found \(value.kindDescription)")
+            throw fail(.wrongShape, "expected \(what()) (an integer), found \(value.kindDescription)")
         }
         guard let n = Int64(text) else {
-            throw fail(.badValue, "expected \(what) as an integer, found \(TextExcerpt.number(text))")
+            throw fail(.badValue, "expected \(what()) as an integer, found \(TextExcerpt.number(text))")
         }
         return n
     }
 
     /// A value of an integer type: Int64, or UInt64 for positive values past Int64.
-    func wideInteger(_ value: JSONValue, _ what: String) throws(ArchiveJSONError) -> (negative: Bool, magnitude: UInt64) {
+    func wideInteger(_ value: JSONValue, _ what: @autoclosure () -> String) throws(ArchiveJSONError) -> (negative: Bool, magnitude: UInt64) {
         guard case .number(let text) = value else {
-            throw fail(.typeMismatch, "expected \(what), found \(value.kindDescription)")
+            throw fail(.typeMismatch, "expected \(what()), found \(value.kindDescription)")
         }
         if text.hasPrefix("-") {
-            guard let n = Int64(text) else { throw fail(.badValue, "expected \(what), found \(TextExcerpt.number(text))") }
+            guard let n = Int64(text) else { throw fail(.badValue, "expected \(what()), found \(TextExcerpt.number(text))") }
             return (true, n.magnitude)
         }
-        guard let n = UInt64(text) else { throw fail(.badValue, "expected \(what), found \(TextExcerpt.number(text))") }
+        guard let n = UInt64(text) else { throw fail(.badValue, "expected \(what()), found \(TextExcerpt.number(text))") }
         return (false, n)
     }
 
     /// A width name, checked against where it is used and the value it must hold.
-    func width(_ value: JSONValue, _ context: IntegerPlace, holding number: Int64, _ what: String) throws(ArchiveJSONError) -> IntegerWidth {
+    func width(_ value: JSONValue, _ context: IntegerPlace, holding number: Int64, _ what: @autoclosure () -> String) throws(ArchiveJSONError) -> IntegerWidth {
         let name = try string(value, "a width")
         guard let width = IntegerWidth(name: name) else {
             throw fail(.badValue, "unknown width \(TextExcerpt.quoted(name)) (expected inline, int16, int32 or int64)")
         }
-        guard context.allows(width) else { throw fail(.badValue, "\(what) is never written as \(name)") }
+        guard context.allows(width) else { throw fail(.badValue, "\(what()) is never written as \(name)") }
         guard width.canHold(number) else { throw fail(.badValue, "\(number) does not fit the width \(name)") }
         return width
     }
 
     /// Bytes written as a JSON string (its UTF-8) or as `{"hex": "…"}`.
-    func bytes(_ value: JSONValue, _ what: String) throws(ArchiveJSONError) -> [UInt8] {
+    func bytes(_ value: JSONValue, _ what: @autoclosure () -> String) throws(ArchiveJSONError) -> [UInt8] {
         switch value {
         case .string(let text):
             return Array(text.utf8)
         case .object:
-            let fields = try members(of: value, what, allowed: ["hex"])
-            return try hex(require(fields[0], "hex", in: what))
+            let fields = try members(of: value, what(), allowed: Members.hex)
+            return try hex(require(fields[0], "hex", in: what()))
         default:
-            throw fail(.wrongShape, "expected \(what) (a string or {\"hex\": …}), found \(value.kindDescription)")
+            throw fail(.wrongShape, "expected \(what()) (a string or {\"hex\": …}), found \(value.kindDescription)")
         }
     }
 
@@ -219,7 +242,7 @@ struct ArchiveJSONDecoder {
     }
 
     /// `{"text": …}` or `{"hex": …}` (positions 0 and 1 of the members).
-    func boxedBytes(_ fields: [JSONValue?], _ what: String) throws(ArchiveJSONError) -> [UInt8] {
+    func boxedBytes(_ fields: MemberFields, _ what: String) throws(ArchiveJSONError) -> [UInt8] {
         switch (fields[0], fields[1]) {
         case (let text?, nil):
             guard case .string(let s) = text else {
@@ -235,7 +258,7 @@ struct ArchiveJSONDecoder {
 
     /// A shared-string decision: `{"literal": width}` or `{"reference": n, "width"?: width}`.
     func decision(_ value: JSONValue, for text: ArraySlice<UInt8>) throws(ArchiveJSONError) -> SharedStringDecision {
-        let fields = try members(of: value, "a shared-string decision", allowed: ["literal", "reference", "width"])
+        let fields = try members(of: value, "a shared-string decision", allowed: Members.decision)
         let decision: SharedStringDecision
         switch (fields[0], fields[1]) {
         case (let literal?, nil):
@@ -311,7 +334,11 @@ struct ArchiveJSONDecoder {
 
     /// `{"ref": id, "width"?: w}`: the entry and the label width (explicit, or NSArchiver's).
     func reference(_ value: JSONValue) throws(ArchiveJSONError) -> (Entry, IntegerWidth) {
-        let fields = try members(of: value, "a reference", allowed: ["ref", "width"])
+        try reference(fields: members(of: value, "a reference", allowed: Members.reference))
+    }
+
+    /// A reference whose members (``Members/reference``) are `fields`.
+    func reference(fields: MemberFields) throws(ArchiveJSONError) -> (Entry, IntegerWidth) {
         let target = try id(require(fields[0], "ref", in: "a reference"))
         guard let entry = entries[target] else {
             throw fail(.undefinedReference, "reference to id \(target), which is not defined before this point")
@@ -325,6 +352,33 @@ struct ArchiveJSONDecoder {
 }
 
 extension ArchiveJSONDecoder {
+    /// The member names each object of the document may have, in the order of its fields.
+    enum Members {
+        static let document = ["format", "formatVersion", "header", "groups"]
+        static let header = ["streamerVersion", "byteOrder", "systemVersion", "systemVersionWidth"]
+        static let group = ["type", "typeWire", "values"]
+        static let object = ["object", "class", "size", "groups"]
+        static let classLink = ["id", "name", "nameWire", "version", "versionWidth"]
+        static let cString = ["cstring", "text", "textWire"]
+        static let reference = ["ref", "width"]
+        static let decision = ["literal", "reference", "width"]
+        static let integer = ["value", "raw", "width"]
+        static let countedBytes = ["text", "hex", "width"]
+        static let sharedString = ["text", "hex", "wire"]
+        static let hex = ["hex"]
+        static let float = ["value", "f32bits", "form"]
+        static let double = ["value", "f64bits", "form"]
+    }
+
+    /// A type string met as plain JSON text: its bytes and types, parsed once, and — once the
+    /// shared-string table holds it, so NSArchiver refers to its first slot — the head its
+    /// groups without a `typeWire` share.
+    struct TypeStringEntry {
+        let text: [UInt8]
+        let types: [ObjCType]
+        var referringHead: ArchivedGroup? = nil
+    }
+
     /// What groups that share a head have in common: the type string and its decision.
     struct HeadKey: Hashable {
         var text: [UInt8]?

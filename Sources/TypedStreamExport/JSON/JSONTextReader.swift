@@ -37,6 +37,14 @@ struct JSONTextReader: JSONPullSource {
     private var atFirst = false
     /// Whether the byte-order mark has been looked for.
     private var started = false
+    /// The stacks of ``value()``, kept empty between calls.
+    private var scratchFrames: [Frame] = []
+    private var scratchValues: [JSONValue] = []
+    private var scratchKeys: [String] = []
+    /// Eight spaces, as one word.
+    private static let eightSpaces: UInt64 = 0x2020_2020_2020_2020
+    /// The largest stacks kept from one call of ``value()`` to the next.
+    private static let keptScratch = 1024
 
     /// A reader of the whole text `bytes`.
     init(bytes: [UInt8], maximumDepth: Int) {
@@ -95,12 +103,26 @@ struct JSONTextReader: JSONPullSource {
     }
 
     private mutating func skipWhitespace() throws(ArchiveJSONError) {
-        while try more() {
-            switch bytes[i] {
-            case 0x20, 0x09, 0x0A, 0x0D: i += 1
-            default: return
+        // The bytes at hand are scanned in one loop, eight spaces at a time where a pretty
+        // document indents; the next piece is asked for only at their end.
+        repeat {
+            let end = bytes.count
+            i = bytes.withUnsafeBytes { raw in
+                var k = i
+                while k < end {
+                    if k + 8 <= end, raw.loadUnaligned(fromByteOffset: k, as: UInt64.self) == Self.eightSpaces {
+                        k += 8
+                        continue
+                    }
+                    switch raw[k] {
+                    case 0x20, 0x09, 0x0A, 0x0D: k += 1
+                    default: return k
+                    }
+                }
+                return k
             }
-        }
+            if i < end { return }
+        } while try load()
     }
 
     /// The next byte after whitespace, not taken; `nil` at the end of the text.
@@ -204,10 +226,29 @@ struct JSONTextReader: JSONPullSource {
 
     /// Reads the next value whole. Finished values wait on one scratch stack (member names on
     /// another) until their container closes, so building a container is linear in its size.
+    /// The stacks are the reader's, kept from one call to the next, so the many small values
+    /// of a document (a reference, a class link) cost no stacks of their own.
     mutating func value() throws(ArchiveJSONError) -> JSONValue {
-        var frames: [Frame] = []
-        var values: [JSONValue] = []
-        var keys: [String] = []
+        // A value that is no container needs no stack.
+        guard let first = try nextByte() else { throw fail("expected a value, found end of data") }
+        if first != UInt8(ascii: "{"), first != UInt8(ascii: "[") { return try scalar(first) }
+        var frames = scratchFrames
+        var values = scratchValues
+        var keys = scratchKeys
+        scratchFrames = []
+        scratchValues = []
+        scratchKeys = []
+        frames.removeAll(keepingCapacity: true)
+        values.removeAll(keepingCapacity: true)
+        keys.removeAll(keepingCapacity: true)
+        defer {
+            // Kept for the next call unless a huge value made them large.
+            if values.capacity <= Self.keptScratch, keys.capacity <= Self.keptScratch {
+                scratchFrames = frames
+                scratchValues = values
+                scratchKeys = keys
+            }
+        }
         while true {
             guard let b = try nextByte() else { throw fail("expected a value, found end of data") }
             var value: JSONValue
@@ -223,21 +264,8 @@ struct JSONTextReader: JSONPullSource {
                     if isObject { keys.append(try parseKey()) }
                     continue
                 }
-            case UInt8(ascii: "\""):
-                value = .string(try parseString())
-            case UInt8(ascii: "t"):
-                try expectLiteral("true")
-                value = .bool(true)
-            case UInt8(ascii: "f"):
-                try expectLiteral("false")
-                value = .bool(false)
-            case UInt8(ascii: "n"):
-                try expectLiteral("null")
-                value = .null
-            case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
-                value = .number(try parseNumber())
             default:
-                throw fail("expected a value, found \(found())")
+                value = try scalar(b)
             }
             // Hand the finished value to its container, closing every container that ends here.
             attach: while true {
@@ -273,6 +301,27 @@ struct JSONTextReader: JSONPullSource {
                 }
                 values.removeSubrange(frame.valueStart...)
             }
+        }
+    }
+
+    /// The value that is no container starting with `b`, the next byte.
+    private mutating func scalar(_ b: UInt8) throws(ArchiveJSONError) -> JSONValue {
+        switch b {
+        case UInt8(ascii: "\""):
+            return .string(try parseString())
+        case UInt8(ascii: "t"):
+            try expectLiteral("true")
+            return .bool(true)
+        case UInt8(ascii: "f"):
+            try expectLiteral("false")
+            return .bool(false)
+        case UInt8(ascii: "n"):
+            try expectLiteral("null")
+            return .null
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+            return .number(try parseNumber())
+        default:
+            throw fail("expected a value, found \(found())")
         }
     }
 
@@ -316,7 +365,54 @@ struct JSONTextReader: JSONPullSource {
         return count
     }
 
+    /// Reads a number: in place when it lies whole in the bytes at hand and is well formed
+    /// (no copy but the string made), else byte by byte (which names the first fault).
     private mutating func parseNumber() throws(ArchiveJSONError) -> String {
+        if let text = numberInPlace() { return text }
+        return try parseNumberByteByByte()
+    }
+
+    /// The number at the reader when it is well formed and ends before the bytes at hand do
+    /// (or the text ends there), taken; else `nil`, the reader unmoved.
+    private mutating func numberInPlace() -> String? {
+        let end = bytes.count
+        var k = i
+        if k < end, bytes[k] == UInt8(ascii: "-") { k += 1 }
+        // Integer part: 0, or a digit 1-9 and more digits.
+        guard k < end, bytes[k] >= 0x30, bytes[k] <= 0x39 else { return nil }
+        if bytes[k] == UInt8(ascii: "0") {
+            k += 1
+            if k < end, bytes[k] >= 0x30, bytes[k] <= 0x39 { return nil }
+        } else {
+            while k < end, bytes[k] >= 0x30, bytes[k] <= 0x39 { k += 1 }
+        }
+        if k < end, bytes[k] == UInt8(ascii: ".") {
+            k += 1
+            let digits = k
+            while k < end, bytes[k] >= 0x30, bytes[k] <= 0x39 { k += 1 }
+            guard k > digits else { return nil }
+        }
+        if k < end, bytes[k] == UInt8(ascii: "e") || bytes[k] == UInt8(ascii: "E") {
+            k += 1
+            if k < end, bytes[k] == UInt8(ascii: "+") || bytes[k] == UInt8(ascii: "-") { k += 1 }
+            let digits = k
+            while k < end, bytes[k] >= 0x30, bytes[k] <= 0x39 { k += 1 }
+            guard k > digits else { return nil }
+        }
+        // A number that reaches the end of the bytes at hand may go on in the next piece.
+        guard k < end || ended else { return nil }
+        let text = text(of: i..<k)
+        i = k
+        return text
+    }
+
+    /// The bytes at hand in `range`, all ASCII or valid UTF-8 already checked, as a string.
+    @inline(__always)
+    private func text(of range: Range<Int>) -> String {
+        bytes.withUnsafeBufferPointer { String(decoding: UnsafeBufferPointer(rebasing: $0[range]), as: UTF8.self) }
+    }
+
+    private mutating func parseNumberByteByByte() throws(ArchiveJSONError) -> String {
         let start = offset
         var text: [UInt8] = []
         if bytes[i] == UInt8(ascii: "-") {
@@ -392,17 +488,26 @@ struct JSONTextReader: JSONPullSource {
         let open = offset
         i += 1
         let start = i
-        // Fast path: no escapes, and the whole string in the bytes at hand.
+        // Fast path: no escapes, and the whole string in the bytes at hand. ASCII text (most
+        // of it: names, keys, type strings) needs no UTF-8 check.
+        var ascii = true
         while i < bytes.count {
             let b = bytes[i]
             if b == UInt8(ascii: "\"") {
-                guard let text = String(validating: bytes[start..<i], as: UTF8.self) else {
-                    throw fail("invalid UTF-8 in a string", at: open)
+                let text: String
+                if ascii {
+                    text = self.text(of: start..<i)
+                } else {
+                    guard let valid = bytes.withUnsafeBufferPointer({ String(validating: UnsafeBufferPointer(rebasing: $0[start..<i]), as: UTF8.self) }) else {
+                        throw fail("invalid UTF-8 in a string", at: open)
+                    }
+                    text = valid
                 }
                 i += 1
                 return text
             }
             if b == UInt8(ascii: "\\") || b < 0x20 { break }
+            if b >= 0x80 { ascii = false }
             i += 1
         }
         var buffer = Array(bytes[start..<i])
@@ -412,6 +517,8 @@ struct JSONTextReader: JSONPullSource {
             switch b {
             case UInt8(ascii: "\""):
                 i += 1
+                // Escapes add valid UTF-8 only, so text copied as ASCII needs no check.
+                if ascii { return String(decoding: buffer, as: UTF8.self) }
                 guard let text = String(validating: buffer, as: UTF8.self) else {
                     throw fail("invalid UTF-8 in a string", at: open)
                 }
@@ -458,7 +565,10 @@ struct JSONTextReader: JSONPullSource {
                 guard b >= 0x20 else { throw fail("a control character (0x\(String(b, radix: 16))) inside a string must be escaped") }
                 // Take the run of plain bytes at hand at once.
                 let run = i
-                while i < bytes.count, bytes[i] >= 0x20, bytes[i] != UInt8(ascii: "\""), bytes[i] != UInt8(ascii: "\\") { i += 1 }
+                while i < bytes.count, bytes[i] >= 0x20, bytes[i] != UInt8(ascii: "\""), bytes[i] != UInt8(ascii: "\\") {
+                    if bytes[i] >= 0x80 { ascii = false }
+                    i += 1
+                }
                 buffer.append(contentsOf: bytes[run..<i])
             }
         }
