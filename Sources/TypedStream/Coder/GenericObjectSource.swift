@@ -27,16 +27,20 @@ final class GenericObjectSource {
     /// The groups of the object in `slot`, as the graph reader makes them, and the instances
     /// their objects stand for: `held` gives them in wire order, one per `@` value that is
     /// neither nil nor a class (what ``Unarchiver`` collected while streaming the object). A
-    /// nested object's own contents are passed over (it was decoded where it stands).
+    /// nested object's own contents are passed over (it was decoded where it stands): in one
+    /// step to its end-of-object marker, whose offset `nestedEnds` gives (one per new object,
+    /// in wire order), so that reading an object again costs its own tokens, not its nested
+    /// objects' too (objects nested `n` deep would otherwise be read `n` times over).
     ///
     /// The archive was checked whole, so the tokens read again are those the decode met; a
     /// read that failed all the same would end the groups there rather than trap.
-    func contents(ofObject slot: Int, held: [AnyObject]) -> (groups: [ArchivedGroup], objects: [ObjectIdentifier: AnyObject]) {
+    func contents(ofObject slot: Int, held: [AnyObject], nestedEnds: [UInt32] = []) -> (groups: [ArchivedGroup], objects: [ObjectIdentifier: AnyObject]) {
         var reader = index.tokens(ofObject: slot)
         let bytes = index.bytes
         var groups: [ArchivedGroup] = []
         var objects: [ObjectIdentifier: AnyObject] = [:]
         var nextHeld = 0
+        var nextNestedEnd = 0
         // The group being read: its head and offset, its values, and where each open array or
         // struct starts among them.
         var head: GroupHead?
@@ -110,11 +114,19 @@ final class GenericObjectSource {
                     guard let entry = classEntry(token.slot) else { continue }
                     values.append(.objectSlotClass(entry, referenceWidth: token.width))
                 default:
+                    let isNew = token.form == .new
+                    var marker: Int?
+                    if isNew, nextNestedEnd < nestedEnds.count {
+                        marker = Int(nestedEnds[nextNestedEnd])
+                        nextNestedEnd += 1
+                    }
                     guard let entry = objectEntry(token.slot) else { continue }
                     hold(entry)
-                    let isNew = token.form == .new
                     values.append(.object(entry, referenceWidth: isNew ? nil : token.width))
-                    if isNew { nested = 1 }
+                    if isNew {
+                        nested = 1
+                        if let marker { index.passOverObject(endingAt: marker, reader: &reader) }
+                    }
                 }
             case .cString:
                 switch token.form {

@@ -8,7 +8,7 @@ extension XMLPlistWriter {
                                   to out: inout OutputWriter) throws(Unrepresentable) {
         let head: [PlistEntry] = [PlistEntry("$version", .integer(version)), PlistEntry("$archiver", .string("NSKeyedArchiver")),
                                   PlistEntry("$top", .dictionary(top))]
-        var text = ""
+        var text: [UInt8] = []
         // The check: each part formatted once and dropped.
         for entry in head {
             do throws(Unrepresentable) { try append(entry.value, indent: 1, into: &text) } catch { throw error.inside("." + entry.key) }
@@ -21,12 +21,12 @@ extension XMLPlistWriter {
             text.removeAll(keepingCapacity: true)
         }
         // The writing, in the order and layout of `write(_:)` on the same dictionary.
-        text = header + "<dict>\n"
+        text = Array((header + "<dict>\n").utf8)
         for entry in head {
-            text += "\t<key>\(entry.key)</key>\n"
+            text += "\t<key>\(entry.key)</key>\n".utf8
             try append(entry.value, indent: 1, into: &text)
         }
-        text += objects.count == 0 ? "\t<key>$objects</key>\n\t<array/>\n" : "\t<key>$objects</key>\n\t<array>\n"
+        text += (objects.count == 0 ? "\t<key>$objects</key>\n\t<array/>\n" : "\t<key>$objects</key>\n\t<array>\n").utf8
         out.append(text)
         for index in 0..<objects.count {
             text.removeAll(keepingCapacity: true)
