@@ -46,7 +46,7 @@ public final class GenericObject: ArchivableObject, HoldsObjects, CustomStringCo
     /// each object once (an export) holds one object's groups at a time, not every object's.
     public var groupsAndObjects: (groups: [ArchivedGroup], objects: [ObjectIdentifier: AnyObject]) {
         guard let kept = compact else { return (storedGroups, storedObjects) }
-        return kept.source.contents(ofObject: Int(kept.slot), held: kept.held, nestedEnds: kept.nestedEnds)
+        return kept.source.contents(ofObject: Int(kept.slot), held: kept.held, nestedEnds: kept.nestedEnds, keepingEntries: false)
     }
     /// The graph entry this object was decoded from, when it was decoded over the graph (`nil`
     /// when a streaming decode read it straight from the bytes).
@@ -148,8 +148,9 @@ public final class GenericObject: ArchivableObject, HoldsObjects, CustomStringCo
 
 /// A generic object as a streaming decode keeps it (see ``GenericObject/groups``): where its
 /// groups are read again, its object-table slot, the instances its `@` values stand for, in
-/// wire order, and the offsets of the end-of-object markers of the new objects among them, in
-/// wire order (so that reading the groups again passes over those objects in one step).
+/// wire order, and the offsets of the end-of-object markers of the new objects among them that
+/// are not generic objects (which know their own, ``GenericObject/endOffset``), in wire order:
+/// reading the groups again passes over each nested object in one step.
 struct CompactGenericContents {
     let source: GenericObjectSource
     let slot: UInt32

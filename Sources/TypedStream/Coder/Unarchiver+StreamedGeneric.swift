@@ -42,8 +42,9 @@ extension Unarchiver {
     }
 
     /// Follows one value token of a generic object's group: a new object is decoded, an
-    /// object's instance noted in `held` (and a new one's end-of-object marker in `ends`); C
-    /// strings and classes enter the stream's tables.
+    /// object's instance noted in `held` (and a new one's end-of-object marker in `ends`,
+    /// unless it is a generic object, which notes it itself); C strings and classes enter the
+    /// stream's tables.
     private func streamHold(_ token: CompactToken, into held: inout [AnyObject], ends: inout [UInt32]) throws(CoderError) {
         switch token.code {
         case .object:
@@ -55,9 +56,13 @@ extension Unarchiver {
                 guard token.slot < stream.instances.count, let instance = stream.instances[token.slot] else { throw streamNeedsGraph() }
                 held.append(instance)
             default:
-                held.append(try streamDecodeNewObject(slot: token.slot, offset: token.start))
-                // The reader is just past the object's end-of-object marker.
-                ends.append(UInt32(truncatingIfNeeded: stream.reader.offset - 1))
+                let instance = try streamDecodeNewObject(slot: token.slot, offset: token.start)
+                held.append(instance)
+                // The reader is just past the object's end-of-object marker; a generic object
+                // notes its own.
+                if (instance as? GenericObject)?.endOffset == nil {
+                    ends.append(UInt32(truncatingIfNeeded: stream.reader.offset - 1))
+                }
             }
         case .cString:
             _ = try streamCStringValue(token)
