@@ -251,12 +251,12 @@ extension StreamingTests {
                     return "\(value)"
                 }
             }
-            let read = withoutKeeping ? generic.groupsAndObjects : (generic.groups, generic.objects)
+            let read = withoutKeeping ? generic.groupsAndObjects : (groups: generic.groups, objects: generic.objects)
             func object(for entry: ArchivedObject) -> AnyObject? { read.objects[ObjectIdentifier(entry)] }
             let groups = read.groups.map { group in
                 "\(group.typeText) \(group.typeStringDecision.map { "\($0)" } ?? "-") at \(group.offset ?? -1): " + group.values.map(describe).joined(separator: "; ")
             }
-            described.append("#\(slot) \(generic.archiveClassChain) end \(generic.endOffset ?? -1) objects \(read.objects.count)\n  " + groups.joined(separator: "\n  "))
+            described.append("#\(slot) \(generic.archiveClassChain) end \(generic.endOffset ?? -1) objects \(Set(read.objects.values.map(ObjectIdentifier.init)).count)\n  " + groups.joined(separator: "\n  "))
         }
         return described
     }

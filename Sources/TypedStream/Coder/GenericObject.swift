@@ -44,6 +44,8 @@ public final class GenericObject: ArchivableObject, HoldsObjects, CustomStringCo
     /// ``groups`` and ``objects`` without keeping them: an object a streaming decode kept
     /// compact reads them again from the archive and stays compact, so that a pass that visits
     /// each object once (an export) holds one object's groups at a time, not every object's.
+    /// The entries its values refer to objects by may then be made for this read alone (one per
+    /// value, not one per object), each mapped in `objects` to the instance it stands for.
     public var groupsAndObjects: (groups: [ArchivedGroup], objects: [ObjectIdentifier: AnyObject]) {
         guard let kept = compact else { return (storedGroups, storedObjects) }
         return kept.source.contents(ofObject: Int(kept.slot), held: kept.held, nestedEnds: kept.nestedEnds, keepingEntries: false)

@@ -58,6 +58,21 @@ public enum XMLPlistWriter {
     /// What every document ends with, after its root value.
     static let footer = "</plist>\n"
 
+    /// The first character of `text` (UTF-8) that XML 1.0 cannot hold, if any: U+0000–U+001F
+    /// other than tab, line feed and carriage return; U+FFFE and U+FFFF.
+    static func unrepresentableScalar(in text: UnsafeBufferPointer<UInt8>) -> UInt32? {
+        var index = 0
+        while index < text.count {
+            let byte = text[index]
+            if byte < 0x20, byte != UInt8(ascii: "\t"), byte != UInt8(ascii: "\n"), byte != UInt8(ascii: "\r") { return UInt32(byte) }
+            if byte == 0xEF, index + 2 < text.count, text[index + 1] == 0xBF, text[index + 2] >= 0xBE {
+                return text[index + 2] == 0xBE ? 0xFFFE : 0xFFFF
+            }
+            index += 1
+        }
+        return nil
+    }
+
     /// Appends `s` as XML character data to `out`. Throws ``Unrepresentable`` (without a path)
     /// for a character XML 1.0 cannot hold: U+0000–U+001F other than tab, line feed and
     /// carriage return (written `&#13;`), U+FFFE and U+FFFF (UTF-8 `EF BF BE`, `EF BF BF`).
