@@ -223,8 +223,9 @@ extension StreamingTests {
     /// The groups of every generic object of a decode, described value by value, each object a
     /// group refers to by its slot, class, and whether the object maps it to the instance the
     /// decode made for that slot.
-    static func genericGroups(_ bytes: [UInt8], streaming: Bool) throws -> [String] {
-        let decoder = try Unarchiver(bytes: bytes, options: options(streaming: streaming))
+    static func genericGroups(_ bytes: [UInt8], streaming: Bool, registry: ClassRegistry = ClassRegistry(),
+                              withoutKeeping: Bool = false) throws -> [String] {
+        let decoder = try Unarchiver(bytes: bytes, registry: registry, options: options(streaming: streaming))
         _ = try decoder.decodeRootObject()
         var instances: [Int: AnyObject] = [:]
         decoder.forEachDecodedObjectInSlot { slot, _, instance in instances[slot] = instance }
@@ -234,7 +235,7 @@ extension StreamingTests {
             func describe(_ value: ArchivedValue) -> String {
                 switch value {
                 case .object(let entry?, let width):
-                    let same = entry.sourceIndex.flatMap { instances[$0] }.map { $0 === generic.object(for: entry) } ?? false
+                    let same = entry.sourceIndex.flatMap { instances[$0] }.map { $0 === object(for: entry) } ?? false
                     return "@#\(entry.sourceIndex ?? -1) \(entry.className) at \(entry.sourceOffset ?? -1) \(String(describing: width)) same \(same)"
                 case .objectSlotClass(let entry, let width):
                     return "@class \(entry.links) \(String(describing: width))"
@@ -250,10 +251,12 @@ extension StreamingTests {
                     return "\(value)"
                 }
             }
-            let groups = generic.groups.map { group in
+            let read = withoutKeeping ? generic.groupsAndObjects : (groups: generic.groups, objects: generic.objects)
+            func object(for entry: ArchivedObject) -> AnyObject? { read.objects[ObjectIdentifier(entry)] }
+            let groups = read.groups.map { group in
                 "\(group.typeText) \(group.typeStringDecision.map { "\($0)" } ?? "-") at \(group.offset ?? -1): " + group.values.map(describe).joined(separator: "; ")
             }
-            described.append("#\(slot) \(generic.archiveClassChain) end \(generic.endOffset ?? -1) objects \(generic.objects.count)\n  " + groups.joined(separator: "\n  "))
+            described.append("#\(slot) \(generic.archiveClassChain) end \(generic.endOffset ?? -1) objects \(Set(read.objects.values.map(ObjectIdentifier.init)).count)\n  " + groups.joined(separator: "\n  "))
         }
         return described
     }
@@ -266,5 +269,31 @@ extension StreamingTests {
         #expect(streamed == graphed)
         #expect(streamed.joined().contains("Widget"))
         #expect(streamed.joined().contains("same false") == false)
+    }
+
+    /// Objects nested deep, generic and typed in turn: reading a generic object's groups again
+    /// passes over each nested object to its end-of-object marker, and gives what the graph
+    /// gives, kept or not.
+    @Test func nestedObjectsArePassedOverAsTheGraphReadsThem() throws {
+        var typed = ClassRegistry()
+        typed.register(TypeNamesAndRects.self, forClassName: "TypeNamesAndRects")
+        let nodes = (0..<40).map { Node("n\($0)") }
+        for (outer, inner) in zip(nodes, nodes.dropFirst()) {
+            outer.child = inner
+            inner.weak = outer
+        }
+        let holder = EveryShapeHolder()
+        nodes[39].child = holder.node
+        let bytes = try Archiver.archivedBytes(withRootObject: nodes[0])
+        for registry in [ClassRegistry(), typed] {
+            let graphed = try Self.genericGroups(bytes, streaming: false, registry: registry)
+            #expect(graphed.count >= 42)
+            #expect(try Self.genericGroups(bytes, streaming: true, registry: registry) == graphed)
+            #expect(try Self.genericGroups(bytes, streaming: true, registry: registry, withoutKeeping: true) == graphed)
+        }
+        let holderBytes = try Archiver.archivedBytes(withRootObject: holder)
+        let graphed = try Self.genericGroups(holderBytes, streaming: false, registry: typed)
+        #expect(try Self.genericGroups(holderBytes, streaming: true, registry: typed) == graphed)
+        #expect(try Self.genericGroups(holderBytes, streaming: true, registry: typed, withoutKeeping: true) == graphed)
     }
 }

@@ -291,6 +291,32 @@ public struct ArchiveIndex: Sendable {
         return part
     }
 
+    /// Moves `reader` — a reader of this archive's parts that has just read the `new` token of
+    /// an object — over that object's class chain and groups, to its end-of-object marker at
+    /// `marker`, as if it had read them: the slots and literal shared strings they take are
+    /// counted as taken. The archive was checked whole, so nothing in between needs checking
+    /// again. Does nothing when `reader` is not just past a `new` object token or no
+    /// end-of-object marker is at `marker` (the reader then reads the object's tokens).
+    func passOverObject(endingAt marker: Int, reader: inout TokenReader) {
+        guard reader.top.kind == .objectClassChain, reader.pending == nil, marker >= reader.offset,
+              marker < bytes.count, bytes[marker] == HeadByte.endOfObject else { return }
+        reader.offset = marker
+        reader.nextSlot = slotsBefore(marker)
+        reader.nextSharedString = literalsBefore(marker)
+        reader.top = TokenReader.Frame(kind: .objectContents)
+    }
+
+    /// The number of object-table slots taken before `offset` (whose first byte is earlier).
+    private func slotsBefore(_ offset: Int) -> Int {
+        let entries = reader.slotEntries
+        var low = 0, high = entries.count
+        while low < high {
+            let middle = (low + high) / 2
+            if Int(entries[middle].offset) < offset { low = middle + 1 } else { high = middle }
+        }
+        return low
+    }
+
     /// The number of literal shared strings written before `offset` (whose text ends there or
     /// earlier; an empty text counts too).
     private func literalsBefore(_ offset: Int) -> Int {

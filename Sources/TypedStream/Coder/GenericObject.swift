@@ -41,6 +41,15 @@ public final class GenericObject: ArchivableObject, HoldsObjects, CustomStringCo
             yield &storedObjects
         }
     }
+    /// ``groups`` and ``objects`` without keeping them: an object a streaming decode kept
+    /// compact reads them again from the archive and stays compact, so that a pass that visits
+    /// each object once (an export) holds one object's groups at a time, not every object's.
+    /// The entries its values refer to objects by may then be made for this read alone (one per
+    /// value, not one per object), each mapped in `objects` to the instance it stands for.
+    public var groupsAndObjects: (groups: [ArchivedGroup], objects: [ObjectIdentifier: AnyObject]) {
+        guard let kept = compact else { return (storedGroups, storedObjects) }
+        return kept.source.contents(ofObject: Int(kept.slot), held: kept.held, nestedEnds: kept.nestedEnds, keepingEntries: false)
+    }
     /// The graph entry this object was decoded from, when it was decoded over the graph (`nil`
     /// when a streaming decode read it straight from the bytes).
     @exclusivity(unchecked) public private(set) var source: ArchivedObject?
@@ -70,7 +79,7 @@ public final class GenericObject: ArchivableObject, HoldsObjects, CustomStringCo
     private func expand() {
         guard let kept = compact else { return }
         compact = nil
-        let contents = kept.source.contents(ofObject: Int(kept.slot), held: kept.held)
+        let contents = kept.source.contents(ofObject: Int(kept.slot), held: kept.held, nestedEnds: kept.nestedEnds)
         storedGroups = contents.groups
         storedObjects = contents.objects
     }
@@ -140,12 +149,15 @@ public final class GenericObject: ArchivableObject, HoldsObjects, CustomStringCo
 }
 
 /// A generic object as a streaming decode keeps it (see ``GenericObject/groups``): where its
-/// groups are read again, its object-table slot, and the instances its `@` values stand for,
-/// in wire order.
+/// groups are read again, its object-table slot, the instances its `@` values stand for, in
+/// wire order, and the offsets of the end-of-object markers of the new objects among them that
+/// are not generic objects (which know their own, ``GenericObject/endOffset``), in wire order:
+/// reading the groups again passes over each nested object in one step.
 struct CompactGenericContents {
     let source: GenericObjectSource
     let slot: UInt32
     var held: [AnyObject]
+    let nestedEnds: [UInt32]
 }
 
 /// What an `@` slot holds when it refers to a *class* rather than an object (NeXTSTEP nibs).

@@ -27,16 +27,24 @@ final class GenericObjectSource {
     /// The groups of the object in `slot`, as the graph reader makes them, and the instances
     /// their objects stand for: `held` gives them in wire order, one per `@` value that is
     /// neither nil nor a class (what ``Unarchiver`` collected while streaming the object). A
-    /// nested object's own contents are passed over (it was decoded where it stands).
+    /// nested object's own contents are passed over (it was decoded where it stands): in one
+    /// step to its end-of-object marker — a generic object's ``GenericObject/endOffset``, any
+    /// other's the next of `nestedEnds` (in wire order) — so that reading an object again costs
+    /// its own tokens, not its nested objects' too (objects nested `n` deep would otherwise be
+    /// read `n` times over). With `keepingEntries` false, the entries of the objects the
+    /// groups refer to that were not made before are made for these groups alone (a caller
+    /// that reads each object once keeps one object's entries at a time).
     ///
     /// The archive was checked whole, so the tokens read again are those the decode met; a
     /// read that failed all the same would end the groups there rather than trap.
-    func contents(ofObject slot: Int, held: [AnyObject]) -> (groups: [ArchivedGroup], objects: [ObjectIdentifier: AnyObject]) {
+    func contents(ofObject slot: Int, held: [AnyObject], nestedEnds: [UInt32] = [],
+                  keepingEntries: Bool = true) -> (groups: [ArchivedGroup], objects: [ObjectIdentifier: AnyObject]) {
         var reader = index.tokens(ofObject: slot)
         let bytes = index.bytes
         var groups: [ArchivedGroup] = []
         var objects: [ObjectIdentifier: AnyObject] = [:]
         var nextHeld = 0
+        var nextNestedEnd = 0
         // The group being read: its head and offset, its values, and where each open array or
         // struct starts among them.
         var head: GroupHead?
@@ -57,10 +65,21 @@ final class GenericObjectSource {
             head = nil
         }
 
-        func hold(_ entry: ArchivedObject) {
-            guard nextHeld < held.count else { return }
-            objects[ObjectIdentifier(entry)] = held[nextHeld]
+        func hold(_ entry: ArchivedObject) -> AnyObject? {
+            guard nextHeld < held.count else { return nil }
+            let instance = held[nextHeld]
+            objects[ObjectIdentifier(entry)] = instance
             nextHeld += 1
+            return instance
+        }
+
+        // Where the new object `instance` ends (see above); `nil`: its tokens are read.
+        func endMarker(of instance: AnyObject?) -> Int? {
+            guard let instance else { return nil }
+            if let generic = instance as? GenericObject, let end = generic.endOffset { return end }
+            guard nextNestedEnd < nestedEnds.count else { return nil }
+            nextNestedEnd += 1
+            return Int(nestedEnds[nextNestedEnd - 1])
         }
 
         reading: while let token = try? reader.nextCompact() {
@@ -110,11 +129,14 @@ final class GenericObjectSource {
                     guard let entry = classEntry(token.slot) else { continue }
                     values.append(.objectSlotClass(entry, referenceWidth: token.width))
                 default:
-                    guard let entry = objectEntry(token.slot) else { continue }
-                    hold(entry)
+                    guard let entry = objectEntry(token.slot, keeping: keepingEntries) else { continue }
+                    let instance = hold(entry)
                     let isNew = token.form == .new
                     values.append(.object(entry, referenceWidth: isNew ? nil : token.width))
-                    if isNew { nested = 1 }
+                    if isNew {
+                        nested = 1
+                        if let marker = endMarker(of: instance) { index.passOverObject(endingAt: marker, reader: &reader) }
+                    }
                 }
             case .cString:
                 switch token.form {
@@ -146,13 +168,14 @@ final class GenericObjectSource {
     }
 
     /// The entry groups refer to the object in `slot` by (its class, slot and offset, without
-    /// contents), made once.
-    private func objectEntry(_ slot: Int) -> ArchivedObject? {
+    /// contents), made once — or, unless `keeping`, made anew each time until one is kept.
+    private func objectEntry(_ slot: Int, keeping: Bool = true) -> ArchivedObject? {
         if slot < entries.count, let known = entries[slot] { return known }
         guard let classSlot = index.classSlot(ofObject: slot), let archivedClass = classEntry(classSlot) else { return nil }
         let entry = ArchivedObject(archivedClass: archivedClass)
         entry.sourceIndex = slot
         entry.sourceOffset = index.offset(ofSlot: slot)
+        guard keeping else { return entry }
         entries.pad(toInclude: slot, with: nil)
         entries[slot] = entry
         return entry

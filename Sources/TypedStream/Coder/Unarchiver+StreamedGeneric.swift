@@ -1,8 +1,8 @@
 /// Generic objects while streaming: their groups are walked in wire order — a new object
 /// among them decoded where it stands, new C strings and classes entered in the stream's
 /// tables — and nothing else is made. The object keeps its slot and the instances its `@`
-/// values stand for; its groups are read again from the archive's index only when asked for
-/// (``GenericObjectSource``).
+/// values stand for, and where each new object among them ends; its groups are read again from
+/// the archive's index only when asked for (``GenericObjectSource``), passing over those objects.
 extension Unarchiver {
     /// Takes every remaining group of the object being decoded, for a ``GenericObject``: its
     /// compact contents and the offset of its end-of-object marker. `nil` when not streaming
@@ -12,11 +12,12 @@ extension Unarchiver {
         guard isStreaming, let object = stream.open.last, let index = streamIndex,
               let slot = UInt32(exactly: object.slot) else { return nil }
         var held: [AnyObject] = []
+        var nestedEnds: [UInt32] = []
         while streamHasMoreGroups {
             let (_, operations) = try streamRead { (reader) throws(WireError) in try reader.directGroupStart() }
             if stream.reader.isStraightLine(operations) {
                 for pc in operations {
-                    try streamHold(streamRead { (reader) throws(WireError) in try reader.directValue(at: pc) }, into: &held)
+                    try streamHold(streamRead { (reader) throws(WireError) in try reader.directValue(at: pc) }, into: &held, ends: &nestedEnds)
                 }
             } else {
                 stream.reader.enterGroup(operations)
@@ -24,7 +25,7 @@ extension Unarchiver {
                     let next = try streamNextToken()
                     switch next.code {
                     case .arrayStart, .arrayEnd, .structStart, .structEnd: continue
-                    default: try streamHold(next, into: &held)
+                    default: try streamHold(next, into: &held, ends: &nestedEnds)
                     }
                 }
             }
@@ -37,12 +38,14 @@ extension Unarchiver {
             source = GenericObjectSource(index: index)
             genericSource = source
         }
-        return (CompactGenericContents(source: source, slot: slot, held: held), stream.reader.offset)
+        return (CompactGenericContents(source: source, slot: slot, held: held, nestedEnds: nestedEnds), stream.reader.offset)
     }
 
     /// Follows one value token of a generic object's group: a new object is decoded, an
-    /// object's instance noted in `held`; C strings and classes enter the stream's tables.
-    private func streamHold(_ token: CompactToken, into held: inout [AnyObject]) throws(CoderError) {
+    /// object's instance noted in `held` (and a new one's end-of-object marker in `ends`,
+    /// unless it is a generic object, which notes it itself); C strings and classes enter the
+    /// stream's tables.
+    private func streamHold(_ token: CompactToken, into held: inout [AnyObject], ends: inout [UInt32]) throws(CoderError) {
         switch token.code {
         case .object:
             switch token.form {
@@ -53,7 +56,13 @@ extension Unarchiver {
                 guard token.slot < stream.instances.count, let instance = stream.instances[token.slot] else { throw streamNeedsGraph() }
                 held.append(instance)
             default:
-                held.append(try streamDecodeNewObject(slot: token.slot, offset: token.start))
+                let instance = try streamDecodeNewObject(slot: token.slot, offset: token.start)
+                held.append(instance)
+                // The reader is just past the object's end-of-object marker; a generic object
+                // notes its own.
+                if (instance as? GenericObject)?.endOffset == nil {
+                    ends.append(UInt32(truncatingIfNeeded: stream.reader.offset - 1))
+                }
             }
         case .cString:
             _ = try streamCStringValue(token)

@@ -140,7 +140,8 @@ public enum KeyedArchiveExporter {
         } catch {
             throw KeyedArchiveError(error)
         }
-        return try encode(items, options: options)
+        // The encoder met an object without a keyed layout: these items would meet it again.
+        return try encode(KeyedGenericCopy.items(items), with: KeyedArchiveEncoder(options: options))
     }
 
     /// `$top` and the packed `$objects` of a typedstream's top-level items, each encoded by
@@ -158,8 +159,8 @@ public enum KeyedArchiveExporter {
             do { next = try decoder.decodeNextTopLevelItem() } catch { throw KeyedArchiveError(error) }
             guard let item = next else { break }
             top.append(try topEntry(item, at: top.count, encoder: encoder))
-            if colorListItems != nil, KeyedReadableKeys.mayBeColorList(item, at: colorListItems!.count) {
-                colorListItems!.append(item)
+            if let count = colorListItems?.count, KeyedReadableKeys.mayBeColorList(item, at: count) {
+                colorListItems?.append(item)
             } else {
                 colorListItems = nil
             }

@@ -21,6 +21,8 @@ extension GenericObject: KeyedArchiveRepresentable {
         }
         encoder.encode(.integer(archiveClassChain.first?.version ?? 0), forKey: "TSVersion")
         encoder.encode(.array(archiveClassChain.map { .integer($0.version) }), forKey: "TSClassVersions")
+        // Read without being kept: the export visits each object once.
+        let (groups, objects) = groupsAndObjects
         var list: [PlistValue] = []
         list.reserveCapacity(groups.count)
         for group in groups { list.append(try KeyedGroupValues.groupDictionary(group, encoder: encoder, objects: objects)) }

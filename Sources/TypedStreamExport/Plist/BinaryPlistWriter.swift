@@ -394,7 +394,7 @@ public enum BinaryPlistWriter {
         case PlistCode.key:
             var name = keys[reader.varint()]
             name.withUTF8 { appendString($0, into: &out) }
-        case PlistCode.integer: appendInteger(Int64(bitPattern: reader.word()), into: &out)
+        case PlistCode.integer: appendInteger(reader.integer(), into: &out)
         case PlistCode.real: out.append(0x23); appendSized(reader.word(), size: 8, into: &out)
         case PlistCode.date: out.append(0x33); appendSized(reader.word(), size: 8, into: &out)
         case PlistCode.false: out.append(0x08)

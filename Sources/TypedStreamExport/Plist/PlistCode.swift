@@ -7,7 +7,7 @@
 /// | tag | value | payload |
 /// |-----|-------|---------|
 /// | 0 | string | varint UTF-8 length, the UTF-8 bytes |
-/// | 1 | integer | 8 bytes, little-endian |
+/// | 1 | integer | varint of its zigzag form (0, −1, 1, −2 … → 0, 1, 2, 3 …): one byte for the small numbers most keys hold |
 /// | 2 | real | 8 bytes (bit pattern), little-endian |
 /// | 3, 4 | false, true | — |
 /// | 5 | data | varint length, the bytes |
@@ -79,6 +79,17 @@ enum PlistCode {
         out.append(UInt8(v))
     }
 
+    /// Appends an integer: its tag and the varint of its zigzag form.
+    static func appendInteger(_ value: Int64, to out: inout [UInt8]) {
+        out.append(integer)
+        var v = UInt64(bitPattern: value << 1) ^ UInt64(bitPattern: value >> 63)
+        while v >= 0x80 {
+            out.append(UInt8(v & 0x7F) | 0x80)
+            v >>= 7
+        }
+        out.append(UInt8(v))
+    }
+
     static func append64(_ value: UInt64, to out: inout [UInt8]) {
         for i in 0..<8 { out.append(UInt8(truncatingIfNeeded: value >> (8 * UInt64(i)))) }
     }
@@ -110,8 +121,7 @@ enum PlistCode {
             appendString(text, to: &out)
             return
         case .integer(let v):
-            out.append(integer)
-            append64(UInt64(bitPattern: v), to: &out)
+            appendInteger(v, to: &out)
             return
         case .uid(let u):
             out.append(uid)
@@ -149,7 +159,7 @@ enum PlistCode {
     private static func appendScalar(_ value: PlistValue, to out: inout [UInt8]) {
         switch value {
         case .string(let text): appendString(text, to: &out)
-        case .integer(let v): out.append(integer); append64(UInt64(bitPattern: v), to: &out)
+        case .integer(let v): appendInteger(v, to: &out)
         case .real(let d): out.append(real); append64(d.bitPattern, to: &out)
         case .bool(let b): out.append(b ? `true` : `false`)
         case .data(let bytes):
@@ -191,6 +201,20 @@ enum PlistCode {
             }
         }
 
+        /// An integer's payload (the varint of its zigzag form).
+        mutating func integer() -> Int64 {
+            var result: UInt64 = 0
+            var shift: UInt64 = 0
+            while true {
+                let b = bytes[position]
+                position += 1
+                result |= UInt64(b & 0x7F) << shift
+                if b < 0x80 { break }
+                shift += 7
+            }
+            return Int64(bitPattern: result >> 1) ^ -Int64(bitPattern: result & 1)
+        }
+
         mutating func word() -> UInt64 {
             var v: UInt64 = 0
             for i in 0..<8 { v |= UInt64(bytes[position + i]) << (8 * UInt64(i)) }
@@ -209,7 +233,8 @@ enum PlistCode {
         mutating func skipScalar() {
             switch byte() {
             case PlistCode.string, PlistCode.data: _ = payload()
-            case PlistCode.integer, PlistCode.real, PlistCode.date: position += 8
+            case PlistCode.integer: _ = integer()
+            case PlistCode.real, PlistCode.date: position += 8
             case PlistCode.key, PlistCode.uid: _ = varint()
             case PlistCode.false, PlistCode.true: break
             case let tag: preconditionFailure("not a scalar plist code \(tag)")
@@ -221,7 +246,7 @@ enum PlistCode {
             switch tag {
             case PlistCode.string: return .string(String(decoding: bytes[payload()], as: UTF8.self))
             case PlistCode.key: return .string(keys[varint()])
-            case PlistCode.integer: return .integer(Int64(bitPattern: word()))
+            case PlistCode.integer: return .integer(integer())
             case PlistCode.real: return .real(Double(bitPattern: word()))
             case PlistCode.false: return .bool(false)
             case PlistCode.true: return .bool(true)

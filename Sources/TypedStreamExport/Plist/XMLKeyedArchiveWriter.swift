@@ -8,25 +8,28 @@ extension XMLPlistWriter {
                                   to out: inout OutputWriter) throws(Unrepresentable) {
         let head: [PlistEntry] = [PlistEntry("$version", .integer(version)), PlistEntry("$archiver", .string("NSKeyedArchiver")),
                                   PlistEntry("$top", .dictionary(top))]
-        var text = ""
+        var text: [UInt8] = []
         // The check: each part formatted once and dropped.
         for entry in head {
             do throws(Unrepresentable) { try append(entry.value, indent: 1, into: &text) } catch { throw error.inside("." + entry.key) }
             text.removeAll(keepingCapacity: true)
         }
-        for index in 0..<objects.count {
+        // The `$objects` entries are checked in their packed form; one that holds a value XML
+        // cannot is formatted to name it.
+        var keyChecked = [Bool](repeating: false, count: objects.keyNames.count)
+        for index in 0..<objects.count where !isRepresentable(objects, index, keyChecked: &keyChecked) {
             do throws(Unrepresentable) { try append(objects.value(index), indent: 2, into: &text) } catch {
                 throw error.inside("[\(index)]").inside(".$objects")
             }
             text.removeAll(keepingCapacity: true)
         }
         // The writing, in the order and layout of `write(_:)` on the same dictionary.
-        text = header + "<dict>\n"
+        text = Array((header + "<dict>\n").utf8)
         for entry in head {
-            text += "\t<key>\(entry.key)</key>\n"
+            text += "\t<key>\(entry.key)</key>\n".utf8
             try append(entry.value, indent: 1, into: &text)
         }
-        text += objects.count == 0 ? "\t<key>$objects</key>\n\t<array/>\n" : "\t<key>$objects</key>\n\t<array>\n"
+        text += (objects.count == 0 ? "\t<key>$objects</key>\n\t<array/>\n" : "\t<key>$objects</key>\n\t<array>\n").utf8
         out.append(text)
         for index in 0..<objects.count {
             text.removeAll(keepingCapacity: true)
@@ -34,5 +37,46 @@ extension XMLPlistWriter {
             out.append(text)
         }
         out.append((objects.count == 0 ? "" : "\t</array>\n") + "</dict>\n" + footer)
+    }
+
+    /// Whether entry `index` of `objects` can be written as XML, read from its packed code
+    /// without making its values: every string and dictionary key holds only characters XML
+    /// 1.0 can hold and every date is within the years 1 to 9999 (what ``append(_:indent:into:)``
+    /// throws for). `keyChecked` notes the dictionary keys, by number, found representable.
+    private static func isRepresentable(_ objects: KeyedObjectTable, _ index: Int, keyChecked: inout [Bool]) -> Bool {
+        guard let start = objects.start(of: index) else { return true }
+        let keyNames = objects.keyNames
+        return objects.code.withUnsafeBufferPointer { code in
+            var reader = PlistCode.Reader(objects.code, at: start)
+            // Values still to read in the entry: a collection adds its elements (a dictionary
+            // its keys and values), so nothing is kept per level.
+            var left = 1
+            while left > 0 {
+                left -= 1
+                let tag = reader.byte()
+                switch tag {
+                case PlistCode.string:
+                    let range = reader.payload()
+                    if unrepresentableScalar(in: UnsafeBufferPointer(rebasing: code[range])) != nil { return false }
+                case PlistCode.key:
+                    let number = reader.varint()
+                    if !keyChecked[number] {
+                        var name = keyNames[number]
+                        if name.withUTF8({ unrepresentableScalar(in: $0) }) != nil { return false }
+                        keyChecked[number] = true
+                    }
+                case PlistCode.date:
+                    if ISODate.format(secondsSince2001: Double(bitPattern: reader.word())) == nil { return false }
+                case PlistCode.array:
+                    left += reader.varint()
+                case PlistCode.dictionary:
+                    left += 2 * reader.varint()
+                default:
+                    reader.position -= 1
+                    reader.skipScalar()
+                }
+            }
+            return true
+        }
     }
 }

@@ -42,10 +42,10 @@ public enum XMLPlistWriter {
     /// The XML text of `value`. Throws ``Unrepresentable`` for a string (or dictionary key)
     /// holding a character XML 1.0 cannot hold, or a date outside the years 1 to 9999.
     public static func write(_ value: PlistValue) throws(Unrepresentable) -> String {
-        var out = header
+        var out = Array(header.utf8)
         try append(value, indent: 0, into: &out)
-        out += footer
-        return out
+        out += footer.utf8
+        return String(decoding: out, as: UTF8.self)
     }
 
     /// What every document starts with, up to its root value.
@@ -58,66 +58,127 @@ public enum XMLPlistWriter {
     /// What every document ends with, after its root value.
     static let footer = "</plist>\n"
 
-    /// `s` as XML character data. Throws ``Unrepresentable`` (without a path) for a character
-    /// XML 1.0 cannot hold.
-    private static func escape(_ s: String, what: String) throws(Unrepresentable) -> String {
-        if !s.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "&") || $0 == UInt8(ascii: "<") || $0 == UInt8(ascii: ">") || $0 == 0xEF }) {
-            return s
-        }
-        var r = ""
-        for c in s.unicodeScalars {
-            switch c {
-            case "&": r += "&amp;"
-            case "<": r += "&lt;"
-            case ">": r += "&gt;"
-            case "\r": r += "&#13;"
-            case "\t", "\n": r.unicodeScalars.append(c)
-            case _ where c.value < 0x20 || c.value == 0xFFFE || c.value == 0xFFFF:
-                let hex = String(c.value, radix: 16, uppercase: true)
-                throw Unrepresentable(what: what, value: TextExcerpt.quoted(Array(s.utf8)), problem: "holds U+"
-                    + String(repeating: "0", count: max(0, 4 - hex.count)) + hex
-                    + ", which XML 1.0 cannot hold, not even as a character reference; a binary property list can")
-            default: r.unicodeScalars.append(c)
+    /// The first character of `text` (UTF-8) that XML 1.0 cannot hold, if any: U+0000–U+001F
+    /// other than tab, line feed and carriage return; U+FFFE and U+FFFF.
+    static func unrepresentableScalar(in text: UnsafeBufferPointer<UInt8>) -> UInt32? {
+        var index = 0
+        while index < text.count {
+            let byte = text[index]
+            if byte < 0x20, byte != UInt8(ascii: "\t"), byte != UInt8(ascii: "\n"), byte != UInt8(ascii: "\r") { return UInt32(byte) }
+            if byte == 0xEF, index + 2 < text.count, text[index + 1] == 0xBF, text[index + 2] >= 0xBE {
+                return text[index + 2] == 0xBE ? 0xFFFE : 0xFFFF
             }
+            index += 1
         }
-        return r
+        return nil
     }
 
-    static func append(_ value: PlistValue, indent: Int, into out: inout String) throws(Unrepresentable) {
-        let pad = String(repeating: "\t", count: indent)
+    /// Appends `s` as XML character data to `out`. Throws ``Unrepresentable`` (without a path)
+    /// for a character XML 1.0 cannot hold: U+0000–U+001F other than tab, line feed and
+    /// carriage return (written `&#13;`), U+FFFE and U+FFFF (UTF-8 `EF BF BE`, `EF BF BF`).
+    private static func appendEscaped(_ s: String, what: String, to out: inout [UInt8]) throws(Unrepresentable) {
+        var s = s
+        let problem: UInt32? = s.withUTF8 { text in
+            var index = 0
+            while index < text.count {
+                let byte = text[index]
+                switch byte {
+                case UInt8(ascii: "&"): out += "&amp;".utf8
+                case UInt8(ascii: "<"): out += "&lt;".utf8
+                case UInt8(ascii: ">"): out += "&gt;".utf8
+                case UInt8(ascii: "\r"): out += "&#13;".utf8
+                case UInt8(ascii: "\t"), UInt8(ascii: "\n"): out.append(byte)
+                case ..<0x20: return UInt32(byte)
+                case 0xEF where index + 2 < text.count && text[index + 1] == 0xBF && text[index + 2] >= 0xBE:
+                    return text[index + 2] == 0xBE ? 0xFFFE : 0xFFFF
+                default: out.append(byte)
+                }
+                index += 1
+            }
+            return nil
+        }
+        guard let problem else { return }
+        let hex = String(problem, radix: 16, uppercase: true)
+        throw Unrepresentable(what: what, value: TextExcerpt.quoted(Array(s.utf8)), problem: "holds U+"
+            + String(repeating: "0", count: max(0, 4 - hex.count)) + hex
+            + ", which XML 1.0 cannot hold, not even as a character reference; a binary property list can")
+    }
+
+    /// Appends `count` tabs to `out`.
+    private static func appendTabs(_ count: Int, to out: inout [UInt8]) {
+        out.append(contentsOf: repeatElement(UInt8(ascii: "\t"), count: count))
+    }
+
+    /// Appends `value`, indented by `indent` tabs, as XML to `out` (every line ends with a line
+    /// feed). Throws ``Unrepresentable`` with the path from `value` to the value that XML 1.0
+    /// cannot hold; `out` then holds part of the text.
+    static func append(_ value: PlistValue, indent: Int, into out: inout [UInt8]) throws(Unrepresentable) {
         switch value {
-        case .string(let s): out += "\(pad)<string>\(try escape(s, what: "string"))</string>\n"
-        case .integer(let v): out += "\(pad)<integer>\(v)</integer>\n"
-        case .real(let d): out += "\(pad)<real>\(d)</real>\n"
-        case .bool(let b): out += "\(pad)<\(b ? "true" : "false")/>\n"
-        case .data(let bytes): out += "\(pad)<data>\(ByteText.base64(bytes[...]))</data>\n"
+        case .string(let s):
+            appendTabs(indent, to: &out)
+            out += "<string>".utf8
+            try appendEscaped(s, what: "string", to: &out)
+            out += "</string>\n".utf8
+        case .integer(let v): appendElement("integer", String(v), indent: indent, to: &out)
+        case .real(let d): appendElement("real", "\(d)", indent: indent, to: &out)
+        case .bool(let b):
+            appendTabs(indent, to: &out)
+            out += (b ? "<true/>\n" : "<false/>\n").utf8
+        case .data(let bytes): appendElement("data", ByteText.base64(bytes[...]), indent: indent, to: &out)
         case .date(let seconds):
             guard let text = ISODate.format(secondsSince2001: seconds) else {
                 throw Unrepresentable(what: "date", value: "\(seconds) seconds since 2001", problem: "is outside the years 1 to 9999 "
                     + "that an XML property list can write; a binary property list can")
             }
-            out += "\(pad)<date>\(text)</date>\n"
-        case .uid(let u): out += "\(pad)<dict>\n\(pad)\t<key>CF$UID</key>\n\(pad)\t<integer>\(u)</integer>\n\(pad)</dict>\n"
+            appendElement("date", text, indent: indent, to: &out)
+        case .uid(let u):
+            appendTabs(indent, to: &out)
+            out += "<dict>\n".utf8
+            appendTabs(indent + 1, to: &out)
+            out += "<key>CF$UID</key>\n".utf8
+            appendElement("integer", String(u), indent: indent + 1, to: &out)
+            appendTabs(indent, to: &out)
+            out += "</dict>\n".utf8
         case .array(let values):
-            if values.isEmpty { out += "\(pad)<array/>\n"; return }
-            out += "\(pad)<array>\n"
+            appendTabs(indent, to: &out)
+            if values.isEmpty { out += "<array/>\n".utf8; return }
+            out += "<array>\n".utf8
             for (index, v) in values.enumerated() {
                 do throws(Unrepresentable) { try append(v, indent: indent + 1, into: &out) } catch { throw error.inside("[\(index)]") }
             }
-            out += "\(pad)</array>\n"
+            appendTabs(indent, to: &out)
+            out += "</array>\n".utf8
         case .dictionary(let entries):
-            if entries.isEmpty { out += "\(pad)<dict/>\n"; return }
-            out += "\(pad)<dict>\n"
+            appendTabs(indent, to: &out)
+            if entries.isEmpty { out += "<dict/>\n".utf8; return }
+            out += "<dict>\n".utf8
             for e in entries {
                 do throws(Unrepresentable) {
-                    out += "\(pad)\t<key>\(try escape(e.key, what: "dictionary key"))</key>\n"
+                    appendTabs(indent + 1, to: &out)
+                    out += "<key>".utf8
+                    try appendEscaped(e.key, what: "dictionary key", to: &out)
+                    out += "</key>\n".utf8
                     try append(e.value, indent: indent + 1, into: &out)
                 } catch {
                     let plain = !e.key.isEmpty && e.key.utf8.allSatisfy { $0 > 0x20 && $0 < 0x7F && $0 != UInt8(ascii: ".") && $0 != UInt8(ascii: "[") }
                     throw error.inside(plain ? "." + e.key : "[\(TextExcerpt.quoted(Array(e.key.utf8)))]")
                 }
             }
-            out += "\(pad)</dict>\n"
+            appendTabs(indent, to: &out)
+            out += "</dict>\n".utf8
         }
+    }
+
+    /// Appends `<name>text</name>` and a line feed, indented by `indent` tabs, to `out`
+    /// (`text` needs no escaping: numbers, Base64, dates).
+    private static func appendElement(_ name: StaticString, _ text: String, indent: Int, to out: inout [UInt8]) {
+        appendTabs(indent, to: &out)
+        out.append(UInt8(ascii: "<"))
+        out.append(contentsOf: UnsafeRawBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount))
+        out.append(UInt8(ascii: ">"))
+        out += text.utf8
+        out += "</".utf8
+        out.append(contentsOf: UnsafeRawBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount))
+        out += ">\n".utf8
     }
 }
