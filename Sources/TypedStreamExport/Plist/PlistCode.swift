@@ -184,37 +184,35 @@ enum PlistCode {
             self.position = position
         }
 
+        /// One byte.
         mutating func byte() -> UInt8 {
             defer { position += 1 }
             return bytes[position]
         }
 
-        mutating func varint() -> Int {
-            var result: UInt64 = 0
-            var shift: UInt64 = 0
-            while true {
-                let b = bytes[position]
-                position += 1
-                result |= UInt64(b & 0x7F) << shift
-                if b < 0x80 { return Int(result) }
-                shift += 7
-            }
-        }
+        /// A count or length (a varint).
+        mutating func varint() -> Int { Int(rawVarint()) }
 
         /// An integer's payload (the varint of its zigzag form).
         mutating func integer() -> Int64 {
+            let result = rawVarint()
+            return Int64(bitPattern: result >> 1) ^ -Int64(bitPattern: result & 1)
+        }
+
+        /// A varint: seven bits a byte, low bits first, the high bit set on all but the last.
+        private mutating func rawVarint() -> UInt64 {
             var result: UInt64 = 0
             var shift: UInt64 = 0
             while true {
                 let b = bytes[position]
                 position += 1
                 result |= UInt64(b & 0x7F) << shift
-                if b < 0x80 { break }
+                if b < 0x80 { return result }
                 shift += 7
             }
-            return Int64(bitPattern: result >> 1) ^ -Int64(bitPattern: result & 1)
         }
 
+        /// Eight bytes, little-endian.
         mutating func word() -> UInt64 {
             var v: UInt64 = 0
             for i in 0..<8 { v |= UInt64(bytes[position + i]) << (8 * UInt64(i)) }
