@@ -47,11 +47,7 @@ struct WordTable<Value> {
 
     /// Sets the value for `word` (replacing any value it had). `word` must not be 0.
     mutating func set(_ value: Value, for word: UInt64) {
-        precondition(word != 0, "a WordTable key is never 0")
-        if (count + 1) * 4 > slots.count * 3 { resize(toHold: count + 1) }
-        let mask = slots.count &- 1
-        var index = home(of: word)
-        while slots[index].word != 0 && slots[index].word != word { index = (index &+ 1) & mask }
+        let index = slotForInsertion(of: word)
         if slots[index].word == 0 { count += 1 }
         slots[index] = Slot(word: word, value: value)
     }
@@ -59,16 +55,21 @@ struct WordTable<Value> {
     /// Sets the value for `word` unless it has one already (one search, where a lookup and a
     /// ``set(_:for:)`` make two). `word` must not be 0.
     mutating func setIfAbsent(_ value: Value, for word: UInt64) {
+        let index = slotForInsertion(of: word)
+        guard slots[index].word == 0 else { return }
+        count += 1
+        slots[index] = Slot(word: word, value: value)
+    }
+
+    /// The slot holding `word`, or the empty slot where it goes, after growing the table if one
+    /// more entry would fill it past three quarters. `word` must not be 0.
+    private mutating func slotForInsertion(of word: UInt64) -> Int {
         precondition(word != 0, "a WordTable key is never 0")
         if (count + 1) * 4 > slots.count * 3 { resize(toHold: count + 1) }
         let mask = slots.count &- 1
         var index = home(of: word)
-        while slots[index].word != 0 {
-            if slots[index].word == word { return }
-            index = (index &+ 1) & mask
-        }
-        count += 1
-        slots[index] = Slot(word: word, value: value)
+        while slots[index].word != 0 && slots[index].word != word { index = (index &+ 1) & mask }
+        return index
     }
 
     /// The slot where the search for `word` starts.
