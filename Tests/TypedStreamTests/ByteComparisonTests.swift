@@ -18,9 +18,10 @@ struct ByteComparisonTests {
             for (a, b) in [(bytes, bytes), (bytes, other), (bytes, Array(bytes.dropLast())), (Array(bytes.dropFirst()), other)] {
                 let same = a.withUnsafeBufferPointer { a in b.withUnsafeBufferPointer { a.sameBytes(as: $0) } }
                 #expect(same == a.elementsEqual(b), "length \(length)")
-                // The slice forms, against an array and against a string's UTF-8 bytes.
+                // The slice forms, against another slice (starting elsewhere in its array) and
+                // against a string's UTF-8 bytes.
                 let slice = ([0x40] + a)[1...]
-                #expect(slice.sameBytes(as: b) == a.elementsEqual(b), "length \(length)")
+                #expect(slice.sameBytes(as: ([0x41, 0x42] + b)[2...]) == a.elementsEqual(b), "length \(length)")
                 let text = String(decoding: b, as: UTF8.self)
                 #expect(slice.sameBytes(asUTF8Of: text) == a.elementsEqual(text.utf8), "length \(length)")
             }

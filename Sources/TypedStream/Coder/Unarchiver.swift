@@ -451,7 +451,7 @@ public final class Unarchiver: ObjectDecoder {
         let expected = try parsed(typeString)
         let matches: Bool
         if let found = cursors[top].groups[next].typeString {
-            matches = found.sameBytes(as: expected.bytes) || cursors[top].groups[next].types == expected.types
+            matches = found.sameBytes(as: expected.bytes[...]) || cursors[top].groups[next].types == expected.types
         } else {
             matches = expected.types.count == 1 && expected.types[0].unqualified.letter == UInt8(ascii: "@")
         }

@@ -26,12 +26,6 @@ extension UnsafeBufferPointer where Element == UInt8 {
 extension ArraySlice where Element == UInt8 {
     /// Whether this slice holds exactly the bytes of `other`, compared through the buffers.
     @inline(__always)
-    func sameBytes(as other: [UInt8]) -> Bool {
-        count == other.count && withUnsafeBufferPointer { mine in other.withUnsafeBufferPointer { mine.sameBytes(as: $0) } }
-    }
-
-    /// Whether this slice holds exactly the bytes of `other`, compared through the buffers.
-    @inline(__always)
     func sameBytes(as other: ArraySlice<UInt8>) -> Bool {
         count == other.count && withUnsafeBufferPointer { mine in other.withUnsafeBufferPointer { mine.sameBytes(as: $0) } }
     }
