@@ -309,23 +309,12 @@ public struct ArchiveIndex: Sendable {
     /// The number of object-table slots taken before `offset` (whose first byte is earlier).
     private func slotsBefore(_ offset: Int) -> Int {
         let entries = reader.slotEntries
-        var low = 0, high = entries.count
-        while low < high {
-            let middle = (low + high) / 2
-            if Int(entries[middle].offset) < offset { low = middle + 1 } else { high = middle }
-        }
-        return low
+        return entries.indices.partitionPoint { Int(entries[$0].offset) < offset }
     }
 
     /// The number of literal shared strings written before `offset` (whose text ends there or
     /// earlier; an empty text counts too).
     private func literalsBefore(_ offset: Int) -> Int {
-        let ranges = reader.sharedStringRanges
-        var low = 0, high = ranges.count
-        while low < high {
-            let middle = (low + high) / 2
-            if ranges[middle].upperBound <= offset { low = middle + 1 } else { high = middle }
-        }
-        return low
+        reader.sharedStringRanges.partitionPoint { $0.upperBound <= offset }
     }
 }

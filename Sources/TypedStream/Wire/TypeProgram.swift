@@ -197,12 +197,8 @@ struct TypeProgram: Sendable {
     /// messages. Operations keep no types: the entry's text is parsed and compiled again, noting
     /// each operation's type, which costs nothing until a message names one.
     func encoding(ofOperation pc: Int) -> String {
-        var entry = 0
-        var upper = rememberedCount
-        while upper - entry > 1 {  // the last entry starting at or before `pc`
-            let middle = (entry + upper) / 2
-            if starts[middle].operation <= pc { entry = middle } else { upper = middle }
-        }
+        // The last entry starting at or before `pc` (the entry after the last starts at the end).
+        let entry = starts.partitionPoint { $0.operation <= pc } - 1
         var emitter = Emitter(ops: [], types: [])
         for type in types(ofEntry: entry) { emitter.emit(type) }
         let named = emitter.types ?? []
