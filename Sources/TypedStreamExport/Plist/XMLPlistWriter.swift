@@ -74,26 +74,20 @@ public enum XMLPlistWriter {
     }
 
     /// Appends `s` as XML character data to `out`. Throws ``Unrepresentable`` (without a path)
-    /// for a character XML 1.0 cannot hold: U+0000–U+001F other than tab, line feed and
-    /// carriage return (written `&#13;`), U+FFFE and U+FFFF (UTF-8 `EF BF BE`, `EF BF BF`).
+    /// for a character XML 1.0 cannot hold (``unrepresentableScalar(in:)``); a carriage return
+    /// is written `&#13;`.
     private static func appendEscaped(_ s: String, what: String, to out: inout [UInt8]) throws(Unrepresentable) {
         var s = s
         let problem: UInt32? = s.withUTF8 { text in
-            var index = 0
-            while index < text.count {
-                let byte = text[index]
+            if let problem = unrepresentableScalar(in: text) { return problem }
+            for byte in text {
                 switch byte {
                 case UInt8(ascii: "&"): out += "&amp;".utf8
                 case UInt8(ascii: "<"): out += "&lt;".utf8
                 case UInt8(ascii: ">"): out += "&gt;".utf8
                 case UInt8(ascii: "\r"): out += "&#13;".utf8
-                case UInt8(ascii: "\t"), UInt8(ascii: "\n"): out.append(byte)
-                case ..<0x20: return UInt32(byte)
-                case 0xEF where index + 2 < text.count && text[index + 1] == 0xBF && text[index + 2] >= 0xBE:
-                    return text[index + 2] == 0xBE ? 0xFFFE : 0xFFFF
                 default: out.append(byte)
                 }
-                index += 1
             }
             return nil
         }
