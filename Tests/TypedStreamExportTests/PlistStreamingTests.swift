@@ -42,6 +42,33 @@ struct PlistStreamingTests {
         #expect(table.values == values + [.dictionary([PlistEntry("$class", .uid(3)), PlistEntry("NS.string", .string("x"))])])
     }
 
+    /// A long string many objects hold inline (a type string shared by every top-level group)
+    /// is packed once, the repeats as copies; the binary and XML plists are those of the tree,
+    /// with the string one binary object.
+    @Test func longInlineStringsArePackedOnce() throws {
+        let type = Array("{".utf8) + Array(repeating: UInt8(ascii: "N"), count: 1996) + Array("=c}".utf8)
+        var archive: [UInt8] = [0x04, 0x0B] + Array("streamtyped".utf8) + [0x81, 0xE8, 0x03]
+        archive += [0x84, 0x81, UInt8(type.count & 0xFF), UInt8(type.count >> 8)] + type + [0x01]
+        let groups = 40
+        for value in 2...groups { archive += [0x92, UInt8(value)] }
+        let tree = try KeyedArchiveExporter.export(typedstream: archive)
+        let (_, table) = try KeyedArchiveExporter.encode(typedstream: archive, registry: .foundation, options: .init())
+        // One copy of the text, not forty.
+        #expect(table.code.count < 2 * type.count)
+        guard case .dictionary(let top) = tree, case .array(let objects)? = top.first(where: { $0.key == "$objects" })?.value else {
+            Issue.record("no $objects in \(tree)")
+            return
+        }
+        #expect(table.values == objects)
+        let binary = try KeyedArchiveExporter.binary(typedstream: archive)
+        #expect(binary == BinaryPlistWriter.write(tree))
+        let typeText = String(decoding: type, as: UTF8.self)
+        let parsed = try #require(try PropertyListSerialization.propertyList(from: Data(binary), format: nil) as? [String: Any])
+        let parsedObjects = try #require(parsed["$objects"] as? [Any])
+        #expect(parsedObjects.count(where: { ($0 as? [String: Any])?.values.contains(where: { $0 as? String == typeText }) == true }) == groups)
+        #expect(try KeyedArchiveExporter.xml(typedstream: archive) == XMLPlistWriter.write(tree))
+    }
+
     /// The streamed keyed archive of every sample and corpus file is the plist of its tree.
     @Test func streamedKeyedArchivesAreTheTreesBytes() throws {
         let samples = PackageRoot.samples

@@ -122,8 +122,8 @@ public enum KeyedArchiveExporter {
 
     /// The packed keyed archive of a typedstream (see ``export(typedstream:registry:options:)``):
     /// the decoded objects are released before it is returned.
-    private static func encode(typedstream bytes: [UInt8], registry: ClassRegistry,
-                               options: Options) throws(KeyedArchiveError) -> (top: [PlistEntry], objects: KeyedObjectTable) {
+    static func encode(typedstream bytes: [UInt8], registry: ClassRegistry,
+                      options: Options) throws(KeyedArchiveError) -> (top: [PlistEntry], objects: KeyedObjectTable) {
         var options = options
         if options.maximumTextBytes == nil { options.maximumTextBytes = expansionBudget(forInputBytes: bytes.count) }
         // Classes without a keyed layout decode generically, straight from the archive.

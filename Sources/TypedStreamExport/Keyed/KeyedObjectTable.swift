@@ -16,6 +16,11 @@ struct KeyedObjectTable {
     private(set) var plainValues = PlistCodeSet()
     /// Whether each entry is a plain value in ``plainValues``.
     private(set) var isPlain: [Bool] = []
+    /// The long strings objects hold in their keys, each stored once (its UTF-8 bytes' place in
+    /// ``code``); a repeat is a copy of the first (see ``PlistCode``).
+    private var longStrings = PlistCodeSet()
+    /// The shortest string kept once in ``longStrings``.
+    static let longStringLength = 1024
 
     /// The number of entries.
     var count: Int { starts.count }
@@ -65,7 +70,28 @@ struct KeyedObjectTable {
         PlistCode.appendKey("$class", keys: &keys, to: &code)
         for field in fields { PlistCode.appendKey(field.key, keys: &keys, to: &code) }
         PlistCode.append(classReference, keys: &keys, to: &code)
-        for field in fields { PlistCode.append(field.value, keys: &keys, to: &code) }
+        for field in fields {
+            if case .string(let text) = field.value, text.utf8.count >= Self.longStringLength {
+                appendLongString(text)
+            } else {
+                PlistCode.append(field.value, keys: &keys, to: &code)
+            }
+        }
+    }
+
+    /// Appends `text`, or a copy of where the same bytes already are.
+    private mutating func appendLongString(_ text: String) {
+        var text = text
+        text.withUTF8 { utf8 in
+            let bytes = UnsafeRawBufferPointer(utf8)
+            let hash = PlistCodeSet.hash(bytes)
+            if let known = code.withUnsafeBytes({ longStrings.find(bytes, hash: hash, in: $0) }) {
+                PlistCode.appendStringCopy(of: longStrings.entries[known].start, count: utf8.count, to: &code)
+            } else {
+                let start = PlistCode.appendString(utf8: utf8, to: &code)
+                longStrings.insert(start: start, count: utf8.count, hash: hash, value: 0)
+            }
+        }
     }
 
     /// Where the code of entry `index` starts, or `nil` for a placeholder.

@@ -253,7 +253,17 @@ public enum BinaryPlistWriter {
                     recordedNext += 1
                     return shared(known, tag, position)
                 }
-                let object = match(reader.bytes, position..<reader.position)
+                let object: Int
+                if tag == PlistCode.string, PlistCode.Reader(reader.bytes, at: position + 1).payloadIsCopy() {
+                    // A copy is the same string as the code it points to: matched by that code.
+                    var copy = PlistCode.Reader(reader.bytes, at: position + 1)
+                    let range = copy.payload()
+                    var code: [UInt8] = []
+                    reader.bytes.withUnsafeBufferPointer { _ = PlistCode.appendString(utf8: UnsafeBufferPointer(rebasing: $0[range]), to: &code) }
+                    object = match(code, 0..<code.count)
+                } else {
+                    object = match(reader.bytes, position..<reader.position)
+                }
                 recorded.append(UInt32(truncatingIfNeeded: object))
                 return object
             }

@@ -6,17 +6,22 @@
 ///
 /// | tag | value | payload |
 /// |-----|-------|---------|
-/// | 0 | string | varint UTF-8 length, the UTF-8 bytes |
+/// | 0 | string | a payload of its UTF-8 bytes (below) |
 /// | 1 | integer | varint of its zigzag form (0, −1, 1, −2 … → 0, 1, 2, 3 …): one byte for the small numbers most keys hold |
 /// | 2 | real | 8 bytes (bit pattern), little-endian |
 /// | 3, 4 | false, true | — |
-/// | 5 | data | varint length, the bytes |
+/// | 5 | data | a payload of its bytes |
 /// | 6 | date | 8 bytes (bit pattern), little-endian |
 /// | 7 | array | varint count, then the elements |
 /// | 8 | dictionary | varint count, then every key (a string: tag 0 or 10), then every value |
 /// | 9 | UID | varint |
 /// | 10 | string | varint number in the ``PlistCode/Keys`` table (dictionary keys) |
 /// | 11 | array | varint count: the entries of an external list (the `$objects` table) |
+///
+/// A payload is the varint of twice its length, then its bytes; or the varint of twice its length
+/// plus one, then the varint of where the same bytes already are in the code (a *copy*: a long
+/// string that many objects hold inline, such as a shared type string, is kept once however
+/// often it recurs — ``appendStringCopy(of:count:to:)``).
 ///
 /// Nothing here recurses: values nest as deep as a type string does.
 enum PlistCode {
@@ -95,12 +100,29 @@ enum PlistCode {
     }
 
     static func appendString(_ text: String, to out: inout [UInt8]) {
-        out.append(string)
         var text = text
-        text.withUTF8 { utf8 in
-            appendVarint(utf8.count, to: &out)
-            out.append(contentsOf: utf8)
-        }
+        text.withUTF8 { appendString(utf8: $0, to: &out) }
+    }
+
+    /// Appends a string given as its UTF-8 bytes; returns where the bytes start in `out`.
+    @discardableResult
+    static func appendString(utf8: UnsafeBufferPointer<UInt8>, to out: inout [UInt8]) -> Int {
+        out.append(string)
+        appendPayloadLength(utf8.count, to: &out)
+        out.append(contentsOf: utf8)
+        return out.count - utf8.count
+    }
+
+    /// Appends a string whose `count` UTF-8 bytes are already at `start` of `out` (a copy).
+    static func appendStringCopy(of start: Int, count: Int, to out: inout [UInt8]) {
+        out.append(string)
+        appendVarint(count << 1 | 1, to: &out)
+        appendVarint(start, to: &out)
+    }
+
+    /// Appends the length of a payload whose bytes follow.
+    private static func appendPayloadLength(_ count: Int, to out: inout [UInt8]) {
+        appendVarint(count << 1, to: &out)
     }
 
     /// Appends a dictionary key: by number when `keys` is given, else as a string.
@@ -164,7 +186,7 @@ enum PlistCode {
         case .bool(let b): out.append(b ? `true` : `false`)
         case .data(let bytes):
             out.append(data)
-            appendVarint(bytes.count, to: &out)
+            appendPayloadLength(bytes.count, to: &out)
             out.append(contentsOf: bytes)
         case .date(let d): out.append(date); append64(d.bitPattern, to: &out)
         case .uid(let u): out.append(uid); appendVarint(Int(u), to: &out)
@@ -220,11 +242,23 @@ enum PlistCode {
             return v
         }
 
-        /// The bytes of a string or data payload (after its tag).
+        /// Where the bytes of a string or data payload (after its tag) are: after its length, or
+        /// where a copy points.
         mutating func payload() -> Range<Int> {
-            let count = varint()
+            let length = varint()
+            let count = length >> 1
+            if length & 1 == 1 {
+                let start = varint()
+                return start..<start + count
+            }
             defer { position += count }
             return position..<position + count
+        }
+
+        /// Whether the payload after the tag here is a copy (``PlistCode/appendStringCopy(of:count:to:)``).
+        func payloadIsCopy() -> Bool {
+            var peek = self
+            return peek.varint() & 1 == 1
         }
 
         /// Moves past the scalar starting here (its tag and payload).
