@@ -1,6 +1,7 @@
 import Testing
 import TestSupport
 import TypedStream
+import TypedStreamExport
 import TypedStreamFoundation
 @testable import ModelDocument
 
@@ -28,6 +29,11 @@ import TypedStreamFoundation
     @Test func otherArchivesAreNotDocuments() throws {
         let typedstream = try Archiver.archivedBytes(withRootObject: ArrayObject([StringObject("Model")]))
         #expect(KeyedModelArchive.documentRecords(typedstream: typedstream, index: try ArchiveIndex(bytes: typedstream)) == nil)
+        let capture = CapturedOutput()
+        var out = OutputWriter(sink: capture)
+        #expect(try KeyedModelArchive.convert(typedstream: typedstream, to: &out) == false)
+        out.flush()
+        #expect(capture.bytes.isEmpty)
     }
 
     static func expectSameConversion(_ typedstream: [UInt8], version: DocumentVersion) throws {
@@ -38,6 +44,13 @@ import TypedStreamFoundation
         let unhinted = try #require(KeyedModelArchive.documentRecords(typedstream: typedstream, index: nil))
         #expect(unhinted.version == version)
         #expect(hinted.records == unhinted.records)
-        #expect(try KeyedModelArchive.convert(typedstream: typedstream, index: index) == KeyedModelArchive.convert(typedstream: typedstream))
+        let whole = try KeyedModelArchive.convert(typedstream: typedstream)
+        #expect(try KeyedModelArchive.convert(typedstream: typedstream, index: index) == whole)
+        // Written as it is made, the same bytes.
+        let capture = CapturedOutput()
+        var out = OutputWriter(sink: capture)
+        #expect(try KeyedModelArchive.convert(typedstream: typedstream, to: &out))
+        out.flush()
+        #expect(capture.bytes == whole)
     }
 }

@@ -111,8 +111,17 @@ final class KeyedModelDocument: KeyedArchiveRepresentable {
     /// The binary keyed archive of the document: deterministic, the same bytes for the same
     /// records.
     func archived() throws(ModelDocumentError) -> [UInt8] {
+        let capture = CapturedOutput()
+        var out = OutputWriter(sink: capture)
+        try write(to: &out)
+        out.flush()
+        return capture.bytes
+    }
+
+    /// Writes ``archived()`` to `out` (nothing is written when it throws).
+    func write(to out: inout OutputWriter) throws(ModelDocumentError) {
         do {
-            return try KeyedArchiveExporter.binary([.object(self)])
+            try KeyedArchiveExporter.writeBinary([.object(self)], to: &out)
         } catch {
             throw ModelDocumentError(.keyedArchive, "cannot write the keyed archive: \(error.reason)")
         }

@@ -1,4 +1,5 @@
 import Foundation
+import TypedStreamExport
 
 /// Converts Model documents to keyed archives (`NSKeyedArchiver`, binary property list) and
 /// back, so old documents can move to the keyed world without loss of any value.
@@ -33,6 +34,16 @@ public enum KeyedModelArchive {
 
     /// The keyed archive of `records` in `version`.
     public static func encode(_ records: [ModelRecord], version: DocumentVersion) throws(ModelDocumentError) -> [UInt8] {
+        let capture = CapturedOutput()
+        var out = OutputWriter(sink: capture)
+        try write(records, version: version, to: &out)
+        out.flush()
+        return capture.bytes
+    }
+
+    /// Writes the keyed archive of `records` in `version` to `out` (nothing is written when it
+    /// throws).
+    public static func write(_ records: [ModelRecord], version: DocumentVersion, to out: inout OutputWriter) throws(ModelDocumentError) {
         for record in records {
             let lost = record.fieldsLost(in: version)
             guard lost.isEmpty else {
@@ -40,7 +51,7 @@ public enum KeyedModelArchive {
             }
         }
         let root = KeyedModelDocument(version: version.rawValue, models: records.map { KeyedModel($0, version: version) })
-        return try root.archived()
+        try root.write(to: &out)
     }
 
     /// The version and records of a keyed Model archive. Throws ``ModelDocumentError``

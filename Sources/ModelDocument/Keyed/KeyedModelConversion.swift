@@ -1,4 +1,5 @@
 import TypedStream
+import TypedStreamExport
 
 extension KeyedModelArchive {
     /// The version and records of a Model document's typedstream (`document.typedstream`) found
@@ -45,6 +46,14 @@ extension KeyedModelArchive {
     public static func convert(typedstream bytes: [UInt8]) throws(ModelDocumentError) -> [UInt8]? {
         guard let (version, records) = documentRecords(typedstream: bytes) else { return nil }
         return try encode(records, version: version)
+    }
+
+    /// Writes ``convert(typedstream:)`` to `out` as it is made (not kept whole first); `false`,
+    /// with nothing written, when `bytes` are not a Model document's typedstream.
+    public static func convert(typedstream bytes: [UInt8], to out: inout OutputWriter) throws(ModelDocumentError) -> Bool {
+        guard let (version, records) = documentRecords(typedstream: bytes) else { return false }
+        try write(records, version: version, to: &out)
+        return true
     }
 
     /// ``convert(typedstream:)`` for an archive whose checked index is `index` (see

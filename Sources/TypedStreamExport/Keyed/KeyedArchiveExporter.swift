@@ -236,12 +236,18 @@ public enum KeyedArchiveExporter {
 
     /// ``export(_:options:)`` as a binary (`bplist00`) property list.
     public static func binary(_ items: [TopLevelItem], options: Options = Options()) throws(KeyedArchiveError) -> [UInt8] {
-        let (top, objects) = try encode(items, options: options)
         let capture = CapturedOutput()
         var out = OutputWriter(sink: capture)
-        BinaryPlistWriter.writeKeyedArchive(version: archiveVersion, top: top, objects: objects, to: &out)
+        try writeBinary(items, options: options, to: &out)
         out.flush()
         return capture.bytes
+    }
+
+    /// Writes ``binary(_:options:)`` to `out`, the `$objects` table kept packed until then
+    /// (nothing is written when it throws).
+    public static func writeBinary(_ items: [TopLevelItem], options: Options = Options(), to out: inout OutputWriter) throws(KeyedArchiveError) {
+        let (top, objects) = try encode(items, options: options)
+        BinaryPlistWriter.writeKeyedArchive(version: archiveVersion, top: top, objects: objects, to: &out)
     }
 
     /// ``export(_:options:)`` as an XML property list; throws as ``xml(typedstream:registry:options:)``.

@@ -60,7 +60,7 @@ enum Converter {
 
     /// Converts typedstream `bytes` to `format`, writing the result to `out` as it is made
     /// (lossless JSON and keyed plists stream; a typedstream in the other byte order is made
-    /// whole, then written; so is the keyed form of a Model document). Throws
+    /// whole, then written; so is the XML keyed form of a Model document). Throws
     /// ``WireError`` (bad input) or the format's own error.
     static func write(_ bytes: [UInt8], to format: ConversionFormat, options: ConversionOptions,
                       compiled: inout CompiledTypeStrings, into out: inout OutputWriter) throws {
@@ -68,10 +68,7 @@ enum Converter {
         case .json:
             try ArchiveJSON.write(ArchiveIndex(bytes: bytes, compiled: &compiled), to: &out)
         case .keyed:
-            if let document = try keyedModelDocument(bytes) {
-                out.append(document)
-                return
-            }
+            if try KeyedModelArchive.convert(typedstream: bytes, to: &out) { return }
             try exportKeyed(bytes, compiled: &compiled) { () throws(KeyedArchiveError) in
                 try KeyedArchiveExporter.writeBinary(typedstream: bytes, options: keyedOptions(options), to: &out)
             }
