@@ -92,4 +92,17 @@ import Testing
         """
         #expect(String(decoding: value.text(), as: UTF8.self) == expected)
     }
+
+    /// Pretty text of containers nested deeper than ``JSONTextWriter/deepestIndent`` indents
+    /// their lines no further, and parses back to the same value.
+    @Test func indentationStopsGrowingPastTheDeepestLevel() throws {
+        var value = JSONValue.array([.integer(7), .string("x")])
+        for level in 0..<100 { value = level % 2 == 0 ? .array([.integer(Int64(level)), value]) : .object([JSONMember("k", value), JSONMember("n", .null)]) }
+        let text = value.text(pretty: true)
+        #expect(try JSONValue.parse(text, maximumDepth: 200) == value)
+        let indents = text.split(separator: UInt8(ascii: "\n")).map { $0.prefix(while: { $0 == UInt8(ascii: " ") }).count }
+        #expect(indents.max() == 2 * (JSONTextWriter.deepestIndent + 1))
+        // Shallower lines are indented as before: one level (two spaces) per container.
+        #expect(Set(indents.filter { $0 < 2 * JSONTextWriter.deepestIndent }) == Set(stride(from: 0, to: 2 * JSONTextWriter.deepestIndent, by: 2)))
+    }
 }

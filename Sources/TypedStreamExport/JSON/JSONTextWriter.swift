@@ -51,6 +51,11 @@ struct JSONTextWriter: ~Copyable {
     /// and its layout.
     private(set) var lastOpen = (position: 0, lineIndent: 0, layout: Layout.inline)
 
+    /// The deepest indentation level: lines nested deeper are indented as deep as this, so a
+    /// line's indentation stays bounded (at 256 nested containers, full indentation would make
+    /// each line a kilobyte of spaces and the text hundreds of times longer than the archive).
+    static let deepestIndent = 32
+
     init(pretty: Bool, capacity: Int = 0) {
         self.pretty = pretty
         self.capacity = max(capacity, 64)
@@ -154,7 +159,7 @@ struct JSONTextWriter: ~Copyable {
             if top.layout == .inline { effective = .inline }
             // Inside a block parent the container opens on an element line (one level in); inside
             // a hugging parent it opens on (or continues) that parent's line.
-            lineIndent = top.layout == .block ? top.lineIndent + 1 : top.lineIndent
+            lineIndent = top.layout == .block ? min(top.lineIndent + 1, Self.deepestIndent) : top.lineIndent
             if openCount > parentCapacity { growParents() }
             (parents + (openCount - 1)).initialize(to: top)
         }
