@@ -37,12 +37,16 @@ struct JSONTextWriter: ~Copyable {
     private var count = 0
     /// Whether to indent and space the output.
     let pretty: Bool
-    /// The innermost open container (when `openCount > 0`) and the ones around it.
-    private var top = Frame(layout: .block, count: 0, lineIndent: 0)
-    /// The containers around ``top``, `openCount - 1` of them, in plain memory (no uniqueness
-    /// check per container opened).
-    private var parents: UnsafeMutablePointer<Frame>
-    private var parentCapacity = 16
+    /// The open containers, outermost first, after a frame for the top level: `openCount + 1`
+    /// frames in plain memory (no uniqueness check per container opened). A container's frame
+    /// is written once where it stays, not copied aside when another opens inside it.
+    private var frames: UnsafeMutablePointer<Frame>
+    private var frameCapacity = 16
+    /// The innermost open container (when `openCount > 0`).
+    private var top: Frame {
+        unsafeAddress { UnsafePointer(frames + openCount) }
+        unsafeMutableAddress { frames + openCount }
+    }
     private var openCount = 0
     private var afterKey = false
     /// Bytes drained so far (``totalCount`` is these and the buffered ones).
@@ -60,12 +64,13 @@ struct JSONTextWriter: ~Copyable {
         self.pretty = pretty
         self.capacity = max(capacity, 64)
         base = .allocate(capacity: self.capacity)
-        parents = .allocate(capacity: parentCapacity)
+        frames = .allocate(capacity: frameCapacity)
+        frames.initialize(to: Frame(layout: .block, count: 0, lineIndent: 0))
     }
 
     deinit {
         base.deallocate()
-        parents.deallocate()
+        frames.deallocate()
     }
 
     /// The text written so far (UTF-8), since the last drain.
@@ -160,10 +165,9 @@ struct JSONTextWriter: ~Copyable {
             // Inside a block parent the container opens on an element line (one level in); inside
             // a hugging parent it opens on (or continues) that parent's line.
             lineIndent = top.layout == .block ? min(top.lineIndent + 1, Self.deepestIndent) : top.lineIndent
-            if openCount > parentCapacity { growParents() }
-            (parents + (openCount - 1)).initialize(to: top)
         }
-        top = Frame(layout: effective, count: 0, lineIndent: lineIndent)
+        if openCount + 1 >= frameCapacity { growFrames() }
+        (frames + openCount + 1).initialize(to: Frame(layout: effective, count: 0, lineIndent: lineIndent))
         openCount += 1
         lastOpen = (count, lineIndent, effective)
         put(bracket)
@@ -175,15 +179,14 @@ struct JSONTextWriter: ~Copyable {
         if top.layout == .block, top.count > 0 { newline(indent: top.lineIndent) }
         put(bracket)
         openCount -= 1
-        if openCount > 0 { top = parents[openCount - 1] }
     }
 
-    private mutating func growParents() {
-        let bigger = UnsafeMutablePointer<Frame>.allocate(capacity: parentCapacity * 2)
-        bigger.moveInitialize(from: parents, count: parentCapacity)
-        parents.deallocate()
-        parents = bigger
-        parentCapacity *= 2
+    private mutating func growFrames() {
+        let bigger = UnsafeMutablePointer<Frame>.allocate(capacity: frameCapacity * 2)
+        bigger.moveInitialize(from: frames, count: openCount + 1)
+        frames.deallocate()
+        frames = bigger
+        frameCapacity *= 2
     }
 
     /// Opens an object.
