@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import TestSupport
 import TypedStream
+import TypedStreamFoundation
 @testable import TypedStreamExport
 
 /// The converter's direct writing of strings, numbers and dictionaries from their tokens
@@ -49,6 +50,25 @@ struct PlainJSONDirectTests {
         }
         try #require(files.count >= 4)
         #expect(try Self.compare(files) >= 8)
+    }
+
+    /// Objects longer than the stream's window are written from views read again object by
+    /// object: the same bytes as from the window.
+    @Test func objectsPastTheWindowWriteTheSame() throws {
+        var files: [(name: String, bytes: [UInt8])] = Corpus.wellFormedFiles()
+        let entries = (0..<300).map { (StringObject("key \($0)") as AnyObject, NumberObject(.int(Int64($0))) as AnyObject) }
+        let dictionary = DictionaryObject(entries)
+        files.append(("generated", try Archiver.archivedBytes(withRootObject: ArrayObject([dictionary, StringObject("after"), dictionary]))))
+        var compared = 0
+        for (name, bytes) in files {
+            var options = FoundationPlainJSON.options(pretty: true)
+            let whole = try? PlainJSON.encode(bytes, options: options)
+            options.windowTokenLimit = 16
+            let pieces = try? PlainJSON.encode(bytes, options: options)
+            #expect(whole == pieces, "\(name)")
+            if whole != nil { compared += 1 }
+        }
+        #expect(compared >= 1)
     }
 
     @Test(.needsCorpus) func corpusWritesTheSameDirectlyAsThroughTheHook() throws {

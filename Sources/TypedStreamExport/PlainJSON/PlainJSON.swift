@@ -131,6 +131,10 @@ public enum PlainJSON {
         public var nestedArchives: NestedArchives?
         /// How deep this archive is nested (0: the file itself).
         var nestingDepth = 0
+        /// The most tokens of one object kept to write it in one pass (``PlainJSONStream``);
+        /// `nil`: as many as the archive has bytes, from 2²⁰ to 2²⁴. Tests set a small one to
+        /// write long objects the other way.
+        var windowTokenLimit: Int?
 
         /// Creates options.
         public init(pretty: Bool = true, naturalValue: NaturalValue? = nil, recordForms: RecordForms = RecordForms(),

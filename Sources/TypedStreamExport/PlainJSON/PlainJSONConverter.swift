@@ -75,7 +75,7 @@ struct PlainJSONConverter: ~Copyable {
         self.options = options
         budget = options.limits.repeatedBytes(forInputOf: context.index.bytes.count)
         out = PlainJSONWriter(pretty: options.pretty)
-        stream = PlainJSONStream(index: context.index)
+        stream = PlainJSONStream(index: context.index, objectTokenLimit: options.windowTokenLimit)
         arrayClassNames = Set(options.arrayClasses.map { Array($0.utf8) })
         let slots = context.index.slotCount
         ids = Array(repeating: 0, count: slots)

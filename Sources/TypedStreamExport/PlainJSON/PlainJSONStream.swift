@@ -29,12 +29,21 @@ struct PlainJSONStream {
     private var overflowed = false
     /// Whether the value being read is an object (kept to ``objectTokenLimit`` tokens).
     private var limited = false
-    /// The most tokens of an object the window keeps (28 MiB): a larger one's views are read
-    /// again from the bytes, object by object, so that memory stays what those views take.
-    static let objectTokenLimit = 1 << 20
+    /// The most tokens of an object the window keeps: as many as the archive has bytes (a token
+    /// takes at least one), at least 2²⁰ (28 MiB) and at most 2²⁴ (448 MiB). A larger one's
+    /// views are read again from the bytes, object by object, which costs about ten times as
+    /// much per object as writing it from the window.
+    let objectTokenLimit: Int
+    /// The window's size from which it makes room at once for the rest of a long object (up to
+    /// ``objectTokenLimit`` tokens), rather than doubling (a doubling copies, and holds the old
+    /// and new arrays at once).
+    static let growthStep = 1 << 20
 
-    init(index: ArchiveIndex) {
+    /// A stream of `index`'s archive whose window keeps objects of up to `objectTokenLimit`
+    /// tokens (`nil`: the default described at ``objectTokenLimit``).
+    init(index: ArchiveIndex, objectTokenLimit: Int? = nil) {
         self.index = index
+        self.objectTokenLimit = objectTokenLimit ?? max(1 << 20, min(index.bytes.count, 1 << 24))
         tokens = ReadAheadTokens(index: index, batchSize: 512)
     }
 
@@ -141,12 +150,18 @@ struct PlainJSONStream {
 
     @inline(__always)
     private mutating func append(_ token: CompactToken) {
-        if limited, overflowed || items.count >= Self.objectTokenLimit {
+        if limited, overflowed || items.count >= objectTokenLimit {
             // Past the limit only the nesting of objects is followed, to find the value's end.
             overflowed = true
             if token.code == .object, token.form == .new { open.append(-1) }
             if token.code == .endOfObject { _ = open.popLast() }
             return
+        }
+        if items.count == Self.growthStep {
+            // The rest of the archive bounds the rest of the value: room for that at once.
+            let room = max(items.count, min(objectTokenLimit, items.count + index.bytes.count - token.start))
+            items.reserveCapacity(room)
+            ends.reserveCapacity(room)
         }
         var item = PlainItem(token)
         if token.code == .typeString { item.value = Int64(token.textIndex) }
