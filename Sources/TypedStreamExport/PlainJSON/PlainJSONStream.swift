@@ -152,7 +152,14 @@ struct PlainJSONStream {
     private mutating func append(_ token: CompactToken) {
         if limited, overflowed || items.count >= objectTokenLimit {
             // Past the limit only the nesting of objects is followed, to find the value's end.
-            overflowed = true
+            if !overflowed {
+                // No view is made from an overflowed window: its memory goes now, before the
+                // value's views are read again from the bytes.
+                overflowed = true
+                items = []
+                ends = []
+                starts = []
+            }
             if token.code == .object, token.form == .new { open.append(-1) }
             if token.code == .endOfObject { _ = open.popLast() }
             return
