@@ -34,24 +34,25 @@ public enum KeyedModelArchive {
 
     /// The keyed archive of `records` in `version`.
     public static func encode(_ records: [ModelRecord], version: DocumentVersion) throws(ModelDocumentError) -> [UInt8] {
-        let capture = CapturedOutput()
-        var out = OutputWriter(sink: capture)
-        try write(records, version: version, to: &out)
-        out.flush()
-        return capture.bytes
+        try document(records, version: version).archived()
     }
 
     /// Writes the keyed archive of `records` in `version` to `out` (nothing is written when it
     /// throws).
     public static func write(_ records: [ModelRecord], version: DocumentVersion, to out: inout OutputWriter) throws(ModelDocumentError) {
+        try document(records, version: version).write(to: &out)
+    }
+
+    /// The root object of the keyed archive of `records` in `version`. Throws
+    /// ``ModelDocumentError`` `notRepresentable` when a record holds what `version` cannot.
+    private static func document(_ records: [ModelRecord], version: DocumentVersion) throws(ModelDocumentError) -> KeyedModelDocument {
         for record in records {
             let lost = record.fieldsLost(in: version)
             guard lost.isEmpty else {
                 throw ModelDocumentError(.notRepresentable, "document version \(version) cannot hold \(lost.joined(separator: ", "))")
             }
         }
-        let root = KeyedModelDocument(version: version.rawValue, models: records.map { KeyedModel($0, version: version) })
-        try root.write(to: &out)
+        return KeyedModelDocument(version: version.rawValue, models: records.map { KeyedModel($0, version: version) })
     }
 
     /// The version and records of a keyed Model archive. Throws ``ModelDocumentError``
