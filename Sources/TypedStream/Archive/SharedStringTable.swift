@@ -18,7 +18,7 @@ public struct SharedStringTable: Sendable {
     /// The first slot of each text of ``texts``, for a lookup by content. Built only when such a
     /// lookup comes: a graph read by `ArchiveReader` and written with its recorded decisions
     /// never needs it, and hashing every text would be a tenth of a round trip of a message body.
-    private var index: [ArraySlice<UInt8>: Int] = [:]
+    private var index = ByteStringIndex()
     /// The first slot holding the text of each slot, for the slots asked about so far (see
     /// ``firstSlot(sameAs:)``).
     @usableFromInline var firstOfSlot: [Int32] = []
@@ -42,7 +42,8 @@ public struct SharedStringTable: Sendable {
             return storage.firstIndex(of: text)
         }
         catchUp()
-        return index[text]
+        let texts = storage
+        return index.slot(of: text) { texts[$0] }
     }
 
     /// The first slot holding the same text as slot `slot` (a slot already taken): each slot's
@@ -69,16 +70,14 @@ public struct SharedStringTable: Sendable {
 
     /// Brings ``index`` (and ``firstOfSlot``) up to date with ``texts``.
     private mutating func catchUp() {
-        while indexed < storage.count {
+        let texts = storage
+        while indexed < texts.count {
             // One hash: the slot already filed for this text, or this slot, filed now.
-            let first = Self.value(&index[storage[indexed], default: indexed])
+            let first = index.firstSlot(of: texts[indexed], filing: indexed) { texts[$0] }
             if indexed == firstOfSlot.count { firstOfSlot.append(Int32(first)) }
             indexed += 1
         }
     }
-
-    @inline(__always)
-    private static func value(_ slot: inout Int) -> Int { slot }
 
     /// What `NSArchiver` writes for `text`: a reference to the first literal of the same text,
     /// else a literal.
