@@ -8,35 +8,38 @@ extension XMLPlistWriter {
                                   to out: inout OutputWriter) throws(Unrepresentable) {
         let head: [PlistEntry] = [PlistEntry("$version", .integer(version)), PlistEntry("$archiver", .string("NSKeyedArchiver")),
                                   PlistEntry("$top", .dictionary(top))]
-        var text: [UInt8] = []
-        // The check: each part formatted once and dropped.
+        // The check: each part formatted once into a sink that drops it.
+        var dropped = OutputWriter(sink: DroppedOutput())
         for entry in head {
-            do throws(Unrepresentable) { try append(entry.value, indent: 1, into: &text) } catch { throw error.inside("." + entry.key) }
-            text.removeAll(keepingCapacity: true)
+            do throws(Unrepresentable) { try append(entry.value, indent: 1, into: &dropped) } catch { throw error.inside("." + entry.key) }
         }
         // The `$objects` entries are checked in their packed form; one that holds a value XML
         // cannot is formatted to name it.
         var keyChecked = [Bool](repeating: false, count: objects.keyNames.count)
         for index in 0..<objects.count where !isRepresentable(objects, index, keyChecked: &keyChecked) {
-            do throws(Unrepresentable) { try append(objects.value(index), indent: 2, into: &text) } catch {
+            do throws(Unrepresentable) { try append(objects.value(index), indent: 2, into: &dropped) } catch {
                 throw error.inside("[\(index)]").inside(".$objects")
             }
-            text.removeAll(keepingCapacity: true)
         }
-        // The writing, in the order and layout of `write(_:)` on the same dictionary.
-        text = Array((header + "<dict>\n").utf8)
+        // The writing, in the order and layout of `write(_:)` on the same dictionary, straight
+        // to `out` (an entry of millions of references is never held as text).
+        out.append(header)
+        out.append("<dict>\n" as StaticString)
         for entry in head {
-            text += "\t<key>\(entry.key)</key>\n".utf8
-            try append(entry.value, indent: 1, into: &text)
+            out.append("\t<key>\(entry.key)</key>\n")
+            try append(entry.value, indent: 1, into: &out)
         }
-        text += (objects.count == 0 ? "\t<key>$objects</key>\n\t<array/>\n" : "\t<key>$objects</key>\n\t<array>\n").utf8
-        out.append(text)
+        out.append(objects.count == 0 ? "\t<key>$objects</key>\n\t<array/>\n" as StaticString : "\t<key>$objects</key>\n\t<array>\n")
         for index in 0..<objects.count {
-            text.removeAll(keepingCapacity: true)
-            try append(objects.value(index), indent: 2, into: &text)
-            out.append(text)
+            try append(objects.value(index), indent: 2, into: &out)
         }
         out.append((objects.count == 0 ? "" : "\t</array>\n") + "</dict>\n" + footer)
+    }
+
+    /// A sink that drops what it is given: the check formats values only to find one XML
+    /// cannot hold.
+    private final class DroppedOutput: OutputSink, @unchecked Sendable {
+        func write(_ bytes: UnsafeRawBufferPointer) {}
     }
 
     /// Whether entry `index` of `objects` can be written as XML, read from its packed code

@@ -42,10 +42,13 @@ public enum XMLPlistWriter {
     /// The XML text of `value`. Throws ``Unrepresentable`` for a string (or dictionary key)
     /// holding a character XML 1.0 cannot hold, or a date outside the years 1 to 9999.
     public static func write(_ value: PlistValue) throws(Unrepresentable) -> String {
-        var out = Array(header.utf8)
+        let capture = CapturedOutput()
+        var out = OutputWriter(sink: capture)
+        out.append(header)
         try append(value, indent: 0, into: &out)
-        out += footer.utf8
-        return String(decoding: out, as: UTF8.self)
+        out.append(footer)
+        out.flush()
+        return String(decoding: capture.bytes, as: UTF8.self)
     }
 
     /// What every document starts with, up to its root value.
@@ -76,19 +79,26 @@ public enum XMLPlistWriter {
     /// Appends `s` as XML character data to `out`. Throws ``Unrepresentable`` (without a path)
     /// for a character XML 1.0 cannot hold (``unrepresentableScalar(in:)``); a carriage return
     /// is written `&#13;`.
-    private static func appendEscaped(_ s: String, what: String, to out: inout [UInt8]) throws(Unrepresentable) {
+    private static func appendEscaped(_ s: String, what: String, to out: inout OutputWriter) throws(Unrepresentable) {
         var s = s
         let problem: UInt32? = s.withUTF8 { text in
             if let problem = unrepresentableScalar(in: text) { return problem }
-            for byte in text {
-                switch byte {
-                case UInt8(ascii: "&"): out += "&amp;".utf8
-                case UInt8(ascii: "<"): out += "&lt;".utf8
-                case UInt8(ascii: ">"): out += "&gt;".utf8
-                case UInt8(ascii: "\r"): out += "&#13;".utf8
-                default: out.append(byte)
+            // Runs without markup characters go to `out` whole.
+            var run = 0
+            for index in text.indices {
+                let escape: StaticString
+                switch text[index] {
+                case UInt8(ascii: "&"): escape = "&amp;"
+                case UInt8(ascii: "<"): escape = "&lt;"
+                case UInt8(ascii: ">"): escape = "&gt;"
+                case UInt8(ascii: "\r"): escape = "&#13;"
+                default: continue
                 }
+                out.append(UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: text[run..<index])))
+                out.append(escape)
+                run = index + 1
             }
+            out.append(UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: text[run..<text.count])))
             return nil
         }
         guard let problem else { return }
@@ -99,25 +109,25 @@ public enum XMLPlistWriter {
     }
 
     /// Appends `count` tabs to `out`.
-    private static func appendTabs(_ count: Int, to out: inout [UInt8]) {
-        out.append(contentsOf: repeatElement(UInt8(ascii: "\t"), count: count))
+    private static func appendTabs(_ count: Int, to out: inout OutputWriter) {
+        for _ in 0..<count { out.append(UInt8(ascii: "\t")) }
     }
 
     /// Appends `value`, indented by `indent` tabs, as XML to `out` (every line ends with a line
     /// feed). Throws ``Unrepresentable`` with the path from `value` to the value that XML 1.0
-    /// cannot hold; `out` then holds part of the text.
-    static func append(_ value: PlistValue, indent: Int, into out: inout [UInt8]) throws(Unrepresentable) {
+    /// cannot hold; part of the text is then appended.
+    static func append(_ value: PlistValue, indent: Int, into out: inout OutputWriter) throws(Unrepresentable) {
         switch value {
         case .string(let s):
             appendTabs(indent, to: &out)
-            out += "<string>".utf8
+            out.append("<string>" as StaticString)
             try appendEscaped(s, what: "string", to: &out)
-            out += "</string>\n".utf8
+            out.append("</string>\n" as StaticString)
         case .integer(let v): appendElement("integer", String(v), indent: indent, to: &out)
         case .real(let d): appendElement("real", "\(d)", indent: indent, to: &out)
         case .bool(let b):
             appendTabs(indent, to: &out)
-            out += (b ? "<true/>\n" : "<false/>\n").utf8
+            out.append(b ? "<true/>\n" as StaticString : "<false/>\n")
         case .data(let bytes): appendElement("data", ByteText.base64(bytes[...]), indent: indent, to: &out)
         case .date(let seconds):
             guard let text = ISODate.format(secondsSince2001: seconds) else {
@@ -127,31 +137,31 @@ public enum XMLPlistWriter {
             appendElement("date", text, indent: indent, to: &out)
         case .uid(let u):
             appendTabs(indent, to: &out)
-            out += "<dict>\n".utf8
+            out.append("<dict>\n" as StaticString)
             appendTabs(indent + 1, to: &out)
-            out += "<key>CF$UID</key>\n".utf8
+            out.append("<key>CF$UID</key>\n" as StaticString)
             appendElement("integer", String(u), indent: indent + 1, to: &out)
             appendTabs(indent, to: &out)
-            out += "</dict>\n".utf8
+            out.append("</dict>\n" as StaticString)
         case .array(let values):
             appendTabs(indent, to: &out)
-            if values.isEmpty { out += "<array/>\n".utf8; return }
-            out += "<array>\n".utf8
+            if values.isEmpty { out.append("<array/>\n" as StaticString); return }
+            out.append("<array>\n" as StaticString)
             for (index, v) in values.enumerated() {
                 do throws(Unrepresentable) { try append(v, indent: indent + 1, into: &out) } catch { throw error.inside("[\(index)]") }
             }
             appendTabs(indent, to: &out)
-            out += "</array>\n".utf8
+            out.append("</array>\n" as StaticString)
         case .dictionary(let entries):
             appendTabs(indent, to: &out)
-            if entries.isEmpty { out += "<dict/>\n".utf8; return }
-            out += "<dict>\n".utf8
+            if entries.isEmpty { out.append("<dict/>\n" as StaticString); return }
+            out.append("<dict>\n" as StaticString)
             for e in entries {
                 do throws(Unrepresentable) {
                     appendTabs(indent + 1, to: &out)
-                    out += "<key>".utf8
+                    out.append("<key>" as StaticString)
                     try appendEscaped(e.key, what: "dictionary key", to: &out)
-                    out += "</key>\n".utf8
+                    out.append("</key>\n" as StaticString)
                     try append(e.value, indent: indent + 1, into: &out)
                 } catch {
                     let plain = !e.key.isEmpty && e.key.utf8.allSatisfy { $0 > 0x20 && $0 < 0x7F && $0 != UInt8(ascii: ".") && $0 != UInt8(ascii: "[") }
@@ -159,20 +169,20 @@ public enum XMLPlistWriter {
                 }
             }
             appendTabs(indent, to: &out)
-            out += "</dict>\n".utf8
+            out.append("</dict>\n" as StaticString)
         }
     }
 
     /// Appends `<name>text</name>` and a line feed, indented by `indent` tabs, to `out`
     /// (`text` needs no escaping: numbers, Base64, dates).
-    private static func appendElement(_ name: StaticString, _ text: String, indent: Int, to out: inout [UInt8]) {
+    private static func appendElement(_ name: StaticString, _ text: String, indent: Int, to out: inout OutputWriter) {
         appendTabs(indent, to: &out)
         out.append(UInt8(ascii: "<"))
-        out.append(contentsOf: UnsafeRawBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount))
+        out.append(name)
         out.append(UInt8(ascii: ">"))
-        out += text.utf8
-        out += "</".utf8
-        out.append(contentsOf: UnsafeRawBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount))
-        out += ">\n".utf8
+        out.append(text)
+        out.append("</" as StaticString)
+        out.append(name)
+        out.append(">\n" as StaticString)
     }
 }
