@@ -532,13 +532,16 @@ extension Unarchiver {
     /// handled once per class rather than once per object.
     public func decodedObjectCounts() -> [(className: ArraySlice<UInt8>, decoded: Int, generic: Int)] {
         var result: [(className: ArraySlice<UInt8>, decoded: Int, generic: Int)] = []
+        // Each name's entry of `result`, found by content (an archive may hold a million classes).
+        var entryOfName = ByteStringIndex()
+        func tally(_ name: ArraySlice<UInt8>, decoded: Int, generic: Int) {
+            let entry = entryOfName.firstSlot(of: name, filing: result.count) { result[$0].className }
+            if entry == result.count { result.append((name, 0, 0)) }
+            result[entry].decoded += decoded
+            result[entry].generic += generic
+        }
         guard isStreaming else {
-            var byName: [ArraySlice<UInt8>: (decoded: Int, generic: Int)] = [:]
-            forEachDecodedObject { name, instance in
-                byName[name, default: (0, 0)].decoded += 1
-                if instance is GenericObject { byName[name, default: (0, 0)].generic += 1 }
-            }
-            for (name, count) in byName { result.append((name, count.decoded, count.generic)) }
+            forEachDecodedObject { name, instance in tally(name, decoded: 1, generic: instance is GenericObject ? 1 : 0) }
             return result
         }
         // Per class slot: objects decoded, and generic ones among them.
@@ -555,16 +558,9 @@ extension Unarchiver {
             }
         }
         // Classes of one name in several slots (an archive may define a name twice) are summed.
-        var slotOfName: [ArraySlice<UInt8>: Int] = [:]
         for classSlot in decoded.indices where decoded[classSlot] > 0 {
             guard let entry = stream.classes[classSlot] else { continue }
-            if let known = slotOfName[entry.name] {
-                result[known].decoded += decoded[classSlot]
-                result[known].generic += generic[classSlot]
-            } else {
-                slotOfName[entry.name] = result.count
-                result.append((entry.name, decoded[classSlot], generic[classSlot]))
-            }
+            tally(entry.name, decoded: decoded[classSlot], generic: generic[classSlot])
         }
         return result
     }
