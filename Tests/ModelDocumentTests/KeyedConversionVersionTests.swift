@@ -52,5 +52,28 @@ import TypedStreamFoundation
         #expect(try KeyedModelArchive.convert(typedstream: typedstream, to: &out))
         out.flush()
         #expect(capture.bytes == whole)
+        // The XML form, written as it is made, is the XML of the binary form's property list.
+        let binary = try #require(whole)
+        let xmlCapture = CapturedOutput()
+        var xmlOut = OutputWriter(sink: xmlCapture)
+        #expect(try KeyedModelArchive.convertToXML(typedstream: typedstream, to: &xmlOut))
+        xmlOut.flush()
+        #expect(xmlCapture.text == (try XMLPlistWriter.write(KeyedArchiveImporter.plist(from: binary))))
+    }
+
+    /// A name XML 1.0 cannot hold is refused by the XML form, naming the value, with nothing
+    /// written; the binary form holds it.
+    @Test func xmlRefusesWhatItCannotHold() throws {
+        let typedstream = try ModelArchive.encodeDocument([Model(ModelRecord(name: "esc\u{1B}"))], version: .v2)
+        let capture = CapturedOutput()
+        var out = OutputWriter(sink: capture)
+        #expect {
+            try KeyedModelArchive.convertToXML(typedstream: typedstream, to: &out)
+        } throws: { error in
+            (error as? KeyedArchiveError)?.code == .notRepresentableInXML && "\(error)".contains("U+001B")
+        }
+        out.flush()
+        #expect(capture.bytes.isEmpty)
+        #expect(try KeyedModelArchive.convert(typedstream: typedstream) != nil)
     }
 }

@@ -43,6 +43,14 @@ public enum KeyedModelArchive {
         try document(records, version: version).write(to: &out)
     }
 
+    /// Writes the keyed archive of `records` in `version` to `out` as an XML property list, the
+    /// form `convert --to keyed-xml` gives (nothing is written when it throws). Throws
+    /// ``ModelDocumentError`` `notRepresentable` as ``encode(_:version:)``, or
+    /// ``KeyedArchiveError`` `notRepresentableInXML` for a string XML 1.0 cannot hold.
+    public static func writeXML(_ records: [ModelRecord], version: DocumentVersion, to out: inout OutputWriter) throws {
+        try KeyedArchiveExporter.writeXML([.object(document(records, version: version))], to: &out)
+    }
+
     /// The root object of the keyed archive of `records` in `version`. Throws
     /// ``ModelDocumentError`` `notRepresentable` when a record holds what `version` cannot.
     private static func document(_ records: [ModelRecord], version: DocumentVersion) throws(ModelDocumentError) -> KeyedModelDocument {

@@ -56,6 +56,15 @@ extension KeyedModelArchive {
         return true
     }
 
+    /// Writes ``convert(typedstream:)`` to `out` as an XML property list (see
+    /// ``writeXML(_:version:to:)``); `false`, with nothing written, when `bytes` are not a Model
+    /// document's typedstream.
+    public static func convertToXML(typedstream bytes: [UInt8], to out: inout OutputWriter) throws -> Bool {
+        guard let (version, records) = documentRecords(typedstream: bytes) else { return false }
+        try writeXML(records, version: version, to: &out)
+        return true
+    }
+
     /// ``convert(typedstream:)`` for an archive whose checked index is `index` (see
     /// ``documentRecords(typedstream:index:)``).
     public static func convert(typedstream bytes: [UInt8], index: ArchiveIndex) throws(ModelDocumentError) -> [UInt8]? {

@@ -216,6 +216,12 @@ public enum KeyedArchiveExporter {
     public static func writeXML(typedstream bytes: [UInt8], registry: ClassRegistry = .foundation,
                                 options: Options = Options(), to out: inout OutputWriter) throws(KeyedArchiveError) {
         let (top, objects) = try encode(typedstream: bytes, registry: registry, options: options)
+        try writeXML(top: top, objects: objects, to: &out)
+    }
+
+    /// Writes the keyed archive of `top` and `objects` as an XML property list, or throws
+    /// ``KeyedArchiveError/Code/notRepresentableInXML`` with nothing written.
+    private static func writeXML(top: [PlistEntry], objects: KeyedObjectTable, to out: inout OutputWriter) throws(KeyedArchiveError) {
         do {
             try XMLPlistWriter.writeKeyedArchive(version: archiveVersion, top: top, objects: objects, to: &out)
         } catch {
@@ -252,14 +258,17 @@ public enum KeyedArchiveExporter {
 
     /// ``export(_:options:)`` as an XML property list; throws as ``xml(typedstream:registry:options:)``.
     public static func xml(_ items: [TopLevelItem], options: Options = Options()) throws(KeyedArchiveError) -> String {
-        try xmlText(try export(items, options: options))
+        let capture = CapturedOutput()
+        var out = OutputWriter(sink: capture)
+        try writeXML(items, options: options, to: &out)
+        out.flush()
+        return String(decoding: capture.bytes, as: UTF8.self)
     }
 
-    private static func xmlText(_ archive: PlistValue) throws(KeyedArchiveError) -> String {
-        do {
-            return try XMLPlistWriter.write(archive)
-        } catch {
-            throw KeyedArchiveError(.notRepresentableInXML, "\(error)")
-        }
+    /// Writes ``xml(_:options:)`` to `out`, the `$objects` table kept packed until then (nothing
+    /// is written when it throws).
+    public static func writeXML(_ items: [TopLevelItem], options: Options = Options(), to out: inout OutputWriter) throws(KeyedArchiveError) {
+        let (top, objects) = try encode(items, options: options)
+        try writeXML(top: top, objects: objects, to: &out)
     }
 }

@@ -48,19 +48,9 @@ enum Converter {
         return keyed
     }
 
-    /// The keyed archive of a Model document's typedstream in the one keyed form of Model
-    /// documents, the one `model export` writes and `model import` reads (root `ModelDocument`;
-    /// see ModelDocument's `KeyedModelArchive`); `nil` for any other archive, which the generic
-    /// export converts. An archive that never names the class `Model` is refused before any
-    /// index is made (the generic export checks every byte itself, and reports bad input with
-    /// its offset).
-    static func keyedModelDocument(_ bytes: [UInt8]) throws -> [UInt8]? {
-        try KeyedModelArchive.convert(typedstream: bytes)
-    }
-
     /// Converts typedstream `bytes` to `format`, writing the result to `out` as it is made
-    /// (lossless JSON and keyed plists stream; a typedstream in the other byte order is made
-    /// whole, then written; so is the XML keyed form of a Model document). Throws
+    /// (lossless JSON and keyed plists stream, a Model document's keyed forms among them; a
+    /// typedstream in the other byte order is made whole, then written). Throws
     /// ``WireError`` (bad input) or the format's own error.
     static func write(_ bytes: [UInt8], to format: ConversionFormat, options: ConversionOptions,
                       compiled: inout CompiledTypeStrings, into out: inout OutputWriter) throws {
@@ -73,11 +63,8 @@ enum Converter {
                 try KeyedArchiveExporter.writeBinary(typedstream: bytes, options: keyedOptions(options), to: &out)
             }
         case .keyedXML:
-            if let document = try keyedModelDocument(bytes) {
-                out.append(try xmlText(KeyedArchiveImporter.plist(from: document)))
-                return
-            }
             do {
+                if try KeyedModelArchive.convertToXML(typedstream: bytes, to: &out) { return }
                 try exportKeyed(bytes, compiled: &compiled) { () throws(KeyedArchiveError) in
                     try KeyedArchiveExporter.writeXML(typedstream: bytes, options: keyedOptions(options), to: &out)
                 }
@@ -108,15 +95,6 @@ enum Converter {
         } catch where error.code == .decoding {
             _ = try ArchiveIndex(bytes: bytes, compiled: &compiled)
             throw error
-        }
-    }
-
-    /// The XML text of a keyed archive; a value XML cannot hold is refused with a pointer to `--to keyed`.
-    private static func xmlText(_ archive: PlistValue) throws(KeyedArchiveError) -> String {
-        do {
-            return try XMLPlistWriter.write(archive)
-        } catch {
-            throw KeyedArchiveError(.notRepresentableInXML, "\(error) (use --to keyed)")
         }
     }
 }
