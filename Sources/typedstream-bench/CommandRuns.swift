@@ -22,6 +22,7 @@ enum CommandRuns {
         Command(label: "decode --plain", arguments: ["decode", "--plain", "{}"]),
         Command(label: "decode --json", arguments: ["decode", "--json", "{}"]),
         Command(label: "convert --to keyed", arguments: ["convert", "--to", "keyed", "{}", "-o", "{out}"]),
+        Command(label: "convert --to keyed-xml", arguments: ["convert", "--to", "keyed-xml", "{}", "-o", "{out}"]),
         Command(label: "decode", arguments: ["decode", "{}"]),
         Command(label: "tokens", arguments: ["tokens", "{}"]),
         Command(label: "inspect", arguments: ["inspect", "{}"]),

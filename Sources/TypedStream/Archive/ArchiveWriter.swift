@@ -35,9 +35,11 @@ public struct ArchiveWriter {
     private var sharedStrings = SharedStringTable()
     /// The slot written for each object, class and C string.
     private var slots = EntryTable()
-    /// The first slot of each C string's text, for ``Policy/archiver``, which de-duplicates
-    /// C strings by content (kept under that policy only).
-    private var cStringByContent: [ArraySlice<UInt8>: Int] = [:]
+    /// Each distinct C string text written, with the slot of its first literal, for
+    /// ``Policy/archiver``, which de-duplicates C strings by content (kept under that policy
+    /// only), found by content through ``cStringIndex``.
+    private var cStringFirsts: [(text: ArraySlice<UInt8>, slot: Int)] = []
+    private var cStringIndex = ByteStringIndex()
     private var slotCount = 0
     private var depth = 0
     /// What readers count against their limits, counted as it is written.
@@ -388,13 +390,27 @@ public struct ArchiveWriter {
         if let index = slots.value(for: entry, source: source) {
             return try tokens.write(.cString(.reference(index: index, width: referenceWidth(w, index: index))))
         }
-        if policy == .archiver, let index = cStringByContent[entry.text] {
+        if policy == .archiver, let known = firstCString(entry.text, filing: false) {
+            let index = cStringFirsts[known].slot
             slots.record(index, for: entry, source: source)
             return try tokens.write(.cString(.reference(index: index, width: referenceWidth(nil, index: index))))
         }
         let index = try claimSlot(entry, source: source)
-        if policy == .archiver, cStringByContent[entry.text] == nil { cStringByContent[entry.text] = index }
+        if policy == .archiver {
+            _ = firstCString(entry.text, filing: true)
+            cStringFirsts.append((entry.text, index))
+        }
         try tokens.write(.cString(.literal(index: index, text: try sharedString(entry.text, entry.textDecision))))
+    }
+
+    /// The entry of ``cStringFirsts`` whose text is `text`, if any; with `filing`, a text not
+    /// there is filed as the entry about to be appended.
+    private mutating func firstCString(_ text: ArraySlice<UInt8>, filing: Bool) -> Int? {
+        // The entries, borrowed for the lookup only: appending after it copies nothing.
+        let firsts = cStringFirsts
+        guard filing else { return cStringIndex.slot(of: text) { firsts[$0].text } }
+        let first = cStringIndex.firstSlot(of: text, filing: firsts.count) { firsts[$0].text }
+        return first < firsts.count ? first : nil
     }
 
     private mutating func writeObject(_ object: ArchivedObject?, referenceWidth w: IntegerWidth?) throws(WireError) {

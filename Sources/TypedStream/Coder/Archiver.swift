@@ -66,7 +66,9 @@ public final class Archiver: ObjectEncoder {
     @exclusivity(unchecked) private var entries: [ArchivedObject] = []
     @exclusivity(unchecked) private var retained: [AnyObject] = []
     @exclusivity(unchecked) private var classes = SmallMap<String, ArchivedClass>()
-    @exclusivity(unchecked) private var cStrings: [ArraySlice<UInt8>: ArchivedCString] = [:]
+    /// Each distinct C string made by ``cString(_:)``, found by content through ``cStringIndex``.
+    @exclusivity(unchecked) private var cStrings: [ArchivedCString] = []
+    @exclusivity(unchecked) private var cStringIndex = ByteStringIndex()
     @exclusivity(unchecked) private var typeCache = SmallMap<String, GroupHead>()
     /// During `encodeRootObject`: the objects the dry run reached unconditionally.
     @exclusivity(unchecked) private var unconditional: Set<ObjectIdentifier>?
@@ -534,10 +536,11 @@ public final class Archiver: ObjectEncoder {
     /// A C-string value, shared by content as NSArchiver shares constant `objCType` strings.
     public func cString(_ text: some Collection<UInt8>) -> ArchivedCString {
         let key = ArraySlice(text)
-        if let existing = cStrings[key] { return existing }
+        let first = cStringIndex.firstSlot(of: key, filing: cStrings.count) { self.cStrings[$0].text }
+        if first < cStrings.count { return cStrings[first] }
         let entry = ArchivedCString(text: key)
         entry.sourceIndex = takeEntryKey()
-        cStrings[key] = entry
+        cStrings.append(entry)
         return entry
     }
 
