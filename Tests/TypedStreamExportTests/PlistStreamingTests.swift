@@ -30,7 +30,7 @@ struct PlistStreamingTests {
     }
 
     /// The packed table gives back the values it was given.
-    @Test func packedEntriesComeBack() {
+    @Test func packedEntriesComeBack() throws {
         var table = KeyedObjectTable()
         let values: [PlistValue] = [
             .string("$null"), .integer(-1), .real(2.5), .bool(true), .data([1, 2, 3]), .date(-3), .uid(70000),
@@ -40,6 +40,18 @@ struct PlistStreamingTests {
         table.appendPlaceholder()
         table.setObject(8, classReference: .uid(3), fields: [PlistEntry("NS.string", .string("x"))])
         #expect(table.values == values + [.dictionary([PlistEntry("$class", .uid(3)), PlistEntry("NS.string", .string("x"))])])
+        // The XML written from the packed code (nested, empty and filled collections among the
+        // entries) is the XML of the same archive as a tree.
+        let top = [PlistEntry("root", .uid(1))]
+        let capture = CapturedOutput()
+        var out = OutputWriter(sink: capture)
+        try XMLPlistWriter.writeKeyedArchive(version: 100000, top: top, objects: table, to: &out)
+        out.flush()
+        let tree: PlistValue = .dictionary([
+            PlistEntry("$version", .integer(100000)), PlistEntry("$archiver", .string("NSKeyedArchiver")),
+            PlistEntry("$top", .dictionary(top)), PlistEntry("$objects", .array(table.values)),
+        ])
+        #expect(capture.text == (try XMLPlistWriter.write(tree)))
     }
 
     /// A long string many objects hold inline (a type string shared by every top-level group)
@@ -69,7 +81,8 @@ struct PlistStreamingTests {
         #expect(try KeyedArchiveExporter.xml(typedstream: archive) == XMLPlistWriter.write(tree))
     }
 
-    /// The streamed keyed archive of every sample and corpus file is the plist of its tree.
+    /// The streamed keyed archive of every sample and corpus file, binary and XML, is the plist
+    /// of its tree.
     @Test func streamedKeyedArchivesAreTheTreesBytes() throws {
         let samples = PackageRoot.samples
         var files = Corpus.wellFormedFiles()
@@ -82,6 +95,9 @@ struct PlistStreamingTests {
             guard let tree = try? KeyedArchiveExporter.export(typedstream: bytes) else { continue }
             let streamed = try KeyedArchiveExporter.binary(typedstream: bytes)
             #expect(streamed == BinaryPlistWriter.write(tree), "\(name)")
+            if let xml = try? XMLPlistWriter.write(tree) {
+                #expect(try KeyedArchiveExporter.xml(typedstream: bytes) == xml, "\(name)")
+            }
             compared += 1
         }
         #expect(compared > 10)

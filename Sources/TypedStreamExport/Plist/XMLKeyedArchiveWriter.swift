@@ -31,9 +31,57 @@ extension XMLPlistWriter {
         }
         out.append(objects.count == 0 ? "\t<key>$objects</key>\n\t<array/>\n" as StaticString : "\t<key>$objects</key>\n\t<array>\n")
         for index in 0..<objects.count {
-            try append(objects.value(index), indent: 2, into: &out)
+            try appendEntry(index, of: objects, indent: 2, into: &out)
         }
         out.append((objects.count == 0 ? "" : "\t</array>\n") + "</dict>\n" + footer)
+    }
+
+    /// Appends entry `index` of `objects` as ``append(_:indent:into:)`` appends
+    /// `objects.value(index)`, read from its packed code: only its scalars are made, one at a
+    /// time, so an entry of millions of references costs no more memory than a short one.
+    private static func appendEntry(_ index: Int, of objects: KeyedObjectTable, indent: Int,
+                                    into out: inout OutputWriter) throws(Unrepresentable) {
+        guard let start = objects.start(of: index) else { return try append(objects.value(index), indent: indent, into: &out) }
+        let keyNames = objects.keyNames
+        var reader = PlistCode.Reader(objects.code, at: start)
+        // The collections being written, innermost last: a dictionary's key names (an array has
+        // none), how many values it has and how many are written.
+        var open: [(isDictionary: Bool, keys: [String], count: Int, written: Int)] = []
+        repeat {
+            let level = indent + open.count
+            if let top = open.last, top.isDictionary { try appendKey(top.keys[top.written], indent: level, into: &out) }
+            let tag = reader.byte()
+            switch tag {
+            case PlistCode.array:
+                let count = reader.varint()
+                if openCollection("array", count: count, indent: level, into: &out) {
+                    open.append((false, [], count, 0))
+                    continue
+                }
+            case PlistCode.dictionary:
+                let count = reader.varint()
+                // A dictionary's code holds its keys, then its values.
+                var names: [String] = []
+                names.reserveCapacity(count)
+                for _ in 0..<count {
+                    guard case .string(let name) = reader.scalar(reader.byte(), keys: keyNames) else { preconditionFailure("plist code key") }
+                    names.append(name)
+                }
+                if openCollection("dict", count: count, indent: level, into: &out) {
+                    open.append((true, names, count, 0))
+                    continue
+                }
+            default:
+                try appendScalar(reader.scalar(tag, keys: keyNames), indent: level, into: &out)
+            }
+            // A value is written: count it, closing the collections it completes.
+            while let top = open.last {
+                open[open.count - 1].written += 1
+                if top.written + 1 < top.count { break }
+                open.removeLast()
+                closeCollection(top.isDictionary ? "dict" : "array", indent: indent + open.count, into: &out)
+            }
+        } while !open.isEmpty
     }
 
     /// A sink that drops what it is given: the check formats values only to find one XML

@@ -118,6 +118,32 @@ public enum XMLPlistWriter {
     /// cannot hold; part of the text is then appended.
     static func append(_ value: PlistValue, indent: Int, into out: inout OutputWriter) throws(Unrepresentable) {
         switch value {
+        case .array(let values):
+            guard openCollection("array", count: values.count, indent: indent, into: &out) else { return }
+            for (index, v) in values.enumerated() {
+                do throws(Unrepresentable) { try append(v, indent: indent + 1, into: &out) } catch { throw error.inside("[\(index)]") }
+            }
+            closeCollection("array", indent: indent, into: &out)
+        case .dictionary(let entries):
+            guard openCollection("dict", count: entries.count, indent: indent, into: &out) else { return }
+            for e in entries {
+                do throws(Unrepresentable) {
+                    try appendKey(e.key, indent: indent + 1, into: &out)
+                    try append(e.value, indent: indent + 1, into: &out)
+                } catch {
+                    let plain = !e.key.isEmpty && e.key.utf8.allSatisfy { $0 > 0x20 && $0 < 0x7F && $0 != UInt8(ascii: ".") && $0 != UInt8(ascii: "[") }
+                    throw error.inside(plain ? "." + e.key : "[\(TextExcerpt.quoted(Array(e.key.utf8)))]")
+                }
+            }
+            closeCollection("dict", indent: indent, into: &out)
+        default:
+            try appendScalar(value, indent: indent, into: &out)
+        }
+    }
+
+    /// Appends a value that is not a collection, as ``append(_:indent:into:)`` does.
+    static func appendScalar(_ value: PlistValue, indent: Int, into out: inout OutputWriter) throws(Unrepresentable) {
+        switch value {
         case .string(let s):
             appendTabs(indent, to: &out)
             out.append("<string>" as StaticString)
@@ -143,34 +169,35 @@ public enum XMLPlistWriter {
             appendElement("integer", String(u), indent: indent + 1, to: &out)
             appendTabs(indent, to: &out)
             out.append("</dict>\n" as StaticString)
-        case .array(let values):
-            appendTabs(indent, to: &out)
-            if values.isEmpty { out.append("<array/>\n" as StaticString); return }
-            out.append("<array>\n" as StaticString)
-            for (index, v) in values.enumerated() {
-                do throws(Unrepresentable) { try append(v, indent: indent + 1, into: &out) } catch { throw error.inside("[\(index)]") }
-            }
-            appendTabs(indent, to: &out)
-            out.append("</array>\n" as StaticString)
-        case .dictionary(let entries):
-            appendTabs(indent, to: &out)
-            if entries.isEmpty { out.append("<dict/>\n" as StaticString); return }
-            out.append("<dict>\n" as StaticString)
-            for e in entries {
-                do throws(Unrepresentable) {
-                    appendTabs(indent + 1, to: &out)
-                    out.append("<key>" as StaticString)
-                    try appendEscaped(e.key, what: "dictionary key", to: &out)
-                    out.append("</key>\n" as StaticString)
-                    try append(e.value, indent: indent + 1, into: &out)
-                } catch {
-                    let plain = !e.key.isEmpty && e.key.utf8.allSatisfy { $0 > 0x20 && $0 < 0x7F && $0 != UInt8(ascii: ".") && $0 != UInt8(ascii: "[") }
-                    throw error.inside(plain ? "." + e.key : "[\(TextExcerpt.quoted(Array(e.key.utf8)))]")
-                }
-            }
-            appendTabs(indent, to: &out)
-            out.append("</dict>\n" as StaticString)
+        case .array, .dictionary:
+            try append(value, indent: indent, into: &out)
         }
+    }
+
+    /// Opens an `array` or `dict` element of `count` values: `<name>` and `true`, or the empty
+    /// element `<name/>` and `false` (nothing to close).
+    static func openCollection(_ name: StaticString, count: Int, indent: Int, into out: inout OutputWriter) -> Bool {
+        appendTabs(indent, to: &out)
+        out.append(UInt8(ascii: "<"))
+        out.append(name)
+        out.append(count == 0 ? "/>\n" as StaticString : ">\n")
+        return count > 0
+    }
+
+    /// Closes an element ``openCollection(_:count:indent:into:)`` opened.
+    static func closeCollection(_ name: StaticString, indent: Int, into out: inout OutputWriter) {
+        appendTabs(indent, to: &out)
+        out.append("</" as StaticString)
+        out.append(name)
+        out.append(">\n" as StaticString)
+    }
+
+    /// Appends `<key>name</key>`, the member name of a dictionary entry.
+    static func appendKey(_ name: String, indent: Int, into out: inout OutputWriter) throws(Unrepresentable) {
+        appendTabs(indent, to: &out)
+        out.append("<key>" as StaticString)
+        try appendEscaped(name, what: "dictionary key", to: &out)
+        out.append("</key>\n" as StaticString)
     }
 
     /// Appends `<name>text</name>` and a line feed, indented by `indent` tabs, to `out`
