@@ -29,17 +29,7 @@ public struct ByteStringIndex: Sendable {
     /// The slot filed for a text equal to `text`, if any. `textOf` gives the text of a filed slot.
     public func slot(of text: ArraySlice<UInt8>, textOf: (Int) -> ArraySlice<UInt8>) -> Int? {
         guard count > 0 else { return nil }
-        let hash = Self.hash(text)
-        var bucket = Int(hash) & (buckets.count - 1)
-        while true {
-            let entry = buckets[bucket]
-            if entry == 0 { return nil }
-            if UInt32(truncatingIfNeeded: entry >> 32) == hash {
-                let filed = Int(entry & 0xFFFF_FFFF) - 1
-                if textOf(filed) == text { return filed }
-            }
-            bucket = (bucket + 1) & (buckets.count - 1)
-        }
+        return probe(text, hash: Self.hash(text), textOf: textOf).filed
     }
 
     /// The slot filed for a text equal to `text`; if there is none, files `slot` for it and
@@ -48,21 +38,28 @@ public struct ByteStringIndex: Sendable {
     public mutating func firstSlot(of text: ArraySlice<UInt8>, filing slot: Int, textOf: (Int) -> ArraySlice<UInt8>) -> Int {
         if (count + 1) * 2 > buckets.count { grow() }
         let hash = Self.hash(text)
+        let found = probe(text, hash: hash, textOf: textOf)
+        if let filed = found.filed { return filed }
+        precondition(slot >= 0 && slot < Int(UInt32.max), "ByteStringIndex: slot \(slot) out of range")
+        buckets[found.bucket] = UInt64(hash) << 32 | UInt64(slot + 1)
+        count += 1
+        return slot
+    }
+
+    /// Follows the buckets from `hash`'s own (there are some, with at least one empty): the
+    /// slot filed for `text`, or the empty bucket where it would go.
+    private func probe(_ text: ArraySlice<UInt8>, hash: UInt32, textOf: (Int) -> ArraySlice<UInt8>) -> (filed: Int?, bucket: Int) {
         let mask = buckets.count - 1
         var bucket = Int(hash) & mask
         while true {
             let entry = buckets[bucket]
-            if entry == 0 { break }
+            if entry == 0 { return (nil, bucket) }
             if UInt32(truncatingIfNeeded: entry >> 32) == hash {
                 let filed = Int(entry & 0xFFFF_FFFF) - 1
-                if textOf(filed) == text { return filed }
+                if textOf(filed) == text { return (filed, bucket) }
             }
             bucket = (bucket + 1) & mask
         }
-        precondition(slot >= 0 && slot < Int(UInt32.max), "ByteStringIndex: slot \(slot) out of range")
-        buckets[bucket] = UInt64(hash) << 32 | UInt64(slot + 1)
-        count += 1
-        return slot
     }
 
     /// Doubles the buckets (16 at first), moving each filed text by its stored hash.
