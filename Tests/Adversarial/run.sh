@@ -21,6 +21,7 @@ TIMEOUT=60
 MEM_LIMIT_MB=4096       # address-space cap per command (0: none); protects the machine
 PEAK_LIMIT_KB=2097152   # peak RSS above this is a failure
 RATIO_LIMIT=20          # cpu(16 MB) / max(cpu(1 MB), 0.05 s) above this is a failure
+RATIO_RETRIES=2         # further measurements of a shape over the ratio (the least time counts)
 REUSE=0
 
 usage() {
@@ -135,6 +136,18 @@ if [ -n "$SHAPES" ]; then
     done
 fi
 
+# run_shape SIZE SHAPE KIND FILE: every command of one input.
+run_shape() {
+    local size=$1 shape=$2 kind=$3 f=$4
+    [ -f "$f" ] || { echo "run.sh: missing $f" >&2; return; }
+    rm -rf "$SCRATCH"; mkdir -p "$SCRATCH"
+    case $kind in
+        typedstream) typedstream_commands "$shape" "$size" "$f" ;;
+        keyed) keyed_commands "$shape" "$size" "$f" ;;
+        json) json_commands "$shape" "$size" "$f" ;;
+    esac
+}
+
 echo "typedstream: $BIN"
 echo "output:      $OUT (results.tsv, logs/, inputs/)"
 for size in ${SIZES//,/ }; do
@@ -146,17 +159,38 @@ for size in ${SIZES//,/ }; do
     echo "== running ${size} MB"
     while IFS=$'\t' read -r shape kind valid file _desc; do
         if [ -n "$SHAPES" ] && ! printf ',%s,' "$SHAPES" | grep -q ",$shape,"; then continue; fi
-        f="$dir/$file"
-        [ -f "$f" ] || { echo "run.sh: missing $f" >&2; continue; }
-        rm -rf "$SCRATCH"; mkdir -p "$SCRATCH"
-        case $kind in
-            typedstream) typedstream_commands "$shape" "$size" "$f" ;;
-            keyed) keyed_commands "$shape" "$size" "$f" ;;
-            json) json_commands "$shape" "$size" "$f" ;;
-        esac
+        run_shape "$size" "$shape" "$kind" "$dir/$file"
     done <<< "$LISTING"
-    rm -rf "$SCRATCH"
 done
+
+# A shape over the time ratio is measured twice more at 1 and 16 MB, and the summary takes each
+# command's least CPU time: one slow spell of a shared machine does not make a failure, a cost
+# that grows faster than the input does at every try.
+for attempt in $(seq "$RATIO_RETRIES"); do
+    over=$(python3 - "$TSV" "$RATIO_LIMIT" <<'EOF'
+import sys
+rows = [l.rstrip("\n").split("\t") for l in open(sys.argv[1])][1:]
+least = {}
+for shape, size, cmd, rc, secs, kb, cpu in rows:
+    if cpu in ("NA", "") or cmd == "encode-identical":
+        continue
+    key = (shape, cmd, float(size))
+    least[key] = min(least.get(key, float("inf")), float(cpu))
+print(" ".join(sorted({shape for (shape, cmd, size), t in least.items()
+                       if size == 16 and (shape, cmd, 1.0) in least
+                       and t / max(least[(shape, cmd, 1.0)], 0.05) > float(sys.argv[2])})))
+EOF
+)
+    [ -n "$over" ] || break
+    echo "== measuring again (try $attempt of $RATIO_RETRIES), over the ratio: $over"
+    for size in 1 16; do
+        while IFS=$'\t' read -r shape kind valid file _desc; do
+            printf ' %s ' "$over" | grep -q " $shape " || continue
+            run_shape "$size" "$shape" "$kind" "$OUT/inputs/${size}mb/$file"
+        done <<< "$LISTING"
+    done
+done
+rm -rf "$SCRATCH"
 
 # Summary and verdict.
 python3 - "$TSV" "$PEAK_LIMIT_KB" "$RATIO_LIMIT" "$TIMEOUT" "$LISTING" <<'EOF'
@@ -184,7 +218,10 @@ for shape, size, cmd, rc, secs, kb, cpu in rows:
     if why:
         fails.append((shape, size, cmd, rc, secs, kb, ", ".join(why)))
     if cpu not in ("NA", "") and cmd != "encode-identical":
-        times[(shape, cmd, size)] = (float(cpu), rc)
+        # The least CPU time of the measurements (a shape over the ratio is measured again).
+        known = times.get((shape, cmd, size))
+        if known is None or float(cpu) < known[0]:
+            times[(shape, cmd, size)] = (float(cpu), rc)
 for (shape, cmd, size), (t16, rc16) in sorted(times.items()):
     if float(size) != 16 or (shape, cmd, "1") not in times:
         continue
