@@ -144,8 +144,12 @@ struct ArchiveTreeWriter {
     private var chainsWritten: Set<Int> = []
     /// Chain texts of classes whose chain is short, as written.
     private var chainTexts: [Int: [UInt8]] = [:]
+    /// The class slot and text of the chain written last from ``chainTexts``.
+    private var lastChainText: (slot: Int, text: [UInt8])?
     /// Per type string, by the offset of its text: its group's types without qualifiers.
     private var unqualifiedGroupTypes: [Int: [ObjCType]] = [:]
+    /// The type string (by the offset of its text) and types of the group started last.
+    private var lastGroupTypes: (payloadStart: Int, types: [ObjCType])?
     /// Shared strings used as long type strings that have been written out in full.
     private var typeStringsWritten: Set<Int> = []
     /// The field names of the objects of catalogued classes (`nil` when the archive has none).
@@ -266,9 +270,16 @@ struct ArchiveTreeWriter {
     /// The types of the group the type string `token` starts, without qualifiers; worked out
     /// once per type string (by where its text lies), not at every group.
     private mutating func groupTypes(_ token: CompactToken) -> [ObjCType] {
-        if let known = unqualifiedGroupTypes[token.payloadStart] { return known }
-        let types = (readers[readers.count - 1].types(ofSharedString: token.textIndex) ?? []).map(\.unqualified)
-        unqualifiedGroupTypes[token.payloadStart] = types
+        // Most groups repeat the type string of the group before them (every element of an array).
+        if let last = lastGroupTypes, last.payloadStart == token.payloadStart { return last.types }
+        let types: [ObjCType]
+        if let known = unqualifiedGroupTypes[token.payloadStart] {
+            types = known
+        } else {
+            types = (readers[readers.count - 1].types(ofSharedString: token.textIndex) ?? []).map(\.unqualified)
+            unqualifiedGroupTypes[token.payloadStart] = types
+        }
+        lastGroupTypes = (token.payloadStart, types)
         return types
     }
 
@@ -529,7 +540,7 @@ struct ArchiveTreeWriter {
     /// once per object; `nil` for other objects.
     private mutating func readableText(_ slot: Int) -> String? {
         let name = className(ofObject: slot)
-        guard name.count <= 7, ReadableValues.classNames.contains(String(decoding: name, as: UTF8.self)) else { return nil }
+        guard ReadableValues.isReadableClass(name) else { return nil }
         if let known = readableTexts[slot] { return known }
         if readableContext == nil { readableContext = PlainJSONContext(index: index) }
         guard let context = readableContext, let object = context.object(slot),
@@ -593,7 +604,12 @@ struct ArchiveTreeWriter {
     /// `NSMutableArray v0 : NSArray v0 : NSObject v0`, stopping at a class whose long chain has
     /// been written out before.
     private mutating func writeChain(_ slot: Int, _ out: inout OutputWriter) {
-        if let text = chainTexts[slot] { return out.append(text) }
+        // Objects of one class often come in a row: the chain written last is tried first.
+        if let last = lastChainText, last.slot == slot { return out.append(last.text) }
+        if let text = chainTexts[slot] {
+            lastChainText = (slot, text)
+            return out.append(text)
+        }
         let size = chainSize(slot)
         if size.bytes <= options.limits.longClassChain {
             var text: [UInt8] = []

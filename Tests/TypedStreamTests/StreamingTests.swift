@@ -297,3 +297,52 @@ extension StreamingTests {
         #expect(try Self.genericGroups(holderBytes, streaming: true, registry: typed, withoutKeeping: true) == graphed)
     }
 }
+
+/// An object that writes no groups at all (its `@` value is followed at once by its
+/// end-of-object marker).
+final class GrouplessObject: ArchivableObject {
+    var archiveClassChain: [ArchiveClassLink] { [ArchiveClassLink("Groupless", version: 2), .nsObject] }
+    init() {}
+    func decodeContents(with decoder: some ObjectDecoder) throws {}
+    func encodeContents(with encoder: some ObjectEncoder) throws {}
+}
+
+/// Groupless objects, new and referred to again, between a node and a number.
+final class GrouplessHolder: ArchivableObject {
+    var archiveClassChain: [ArchiveClassLink] { [ArchiveClassLink("GrouplessHolder", version: 0), .nsObject] }
+    let first = GrouplessObject(), second = GrouplessObject()
+    init() {}
+    func decodeContents(with decoder: some ObjectDecoder) throws {}
+    func encodeContents(with encoder: some ObjectEncoder) throws {
+        try encoder.encodeObject(first)
+        try encoder.encodeObject(Node("between"))
+        try encoder.encodeObject(second)
+        try encoder.encodeObject(first)
+        try encoder.encode(Int32(7))
+    }
+}
+
+extension StreamingTests {
+    /// A generic object without groups keeps nothing to read again: streamed, its groups,
+    /// objects and end offset are what the graph gives, and writing it back gives the bytes.
+    @Test func grouplessGenericObjectsMatchTheGraph() throws {
+        let bytes = try Archiver.archivedBytes(withRootObject: GrouplessHolder())
+        let graphed = try Self.genericGroups(bytes, streaming: false)
+        #expect(graphed.count == 4)  // the holder, two groupless objects, the node
+        #expect(try Self.genericGroups(bytes, streaming: true) == graphed)
+        #expect(try Self.genericGroups(bytes, streaming: true, withoutKeeping: true) == graphed)
+        let decoder = try Unarchiver(bytes: bytes, options: Self.options(streaming: true))
+        let root = try #require(try decoder.decodeRootObject() as? GenericObject)
+        var groupless: [ObjectIdentifier: GenericObject] = [:]
+        for case let object as GenericObject in root.groupsAndObjects.objects.values where object.archiveClassChain.first?.name == "Groupless" {
+            groupless[ObjectIdentifier(object)] = object
+        }
+        #expect(groupless.count == 2)
+        for object in groupless.values {
+            #expect(object.groups.isEmpty && object.objects.isEmpty)
+            let end = try #require(object.endOffset)
+            #expect(bytes[end] == HeadByte.endOfObject)
+        }
+        #expect(try Archiver.archivedBytes(withRootObject: root) == bytes)
+    }
+}

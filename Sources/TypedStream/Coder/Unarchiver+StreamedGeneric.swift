@@ -5,12 +5,17 @@
 /// the archive's index only when asked for (``GenericObjectSource``), passing over those objects.
 extension Unarchiver {
     /// Takes every remaining group of the object being decoded, for a ``GenericObject``: its
-    /// compact contents and the offset of its end-of-object marker. `nil` when not streaming
-    /// inside an object (the caller takes the groups one by one). A reader error, or anything
-    /// the stream cannot follow, makes the call under way go over the graph, as elsewhere.
-    func streamGenericContents() throws(CoderError) -> (contents: CompactGenericContents, endOffset: Int)? {
+    /// compact contents (`nil` for an object without groups: nothing to read again) and the
+    /// offset of its end-of-object marker. `nil` when not streaming inside an object (the
+    /// caller takes the groups one by one). A reader error, or anything the stream cannot
+    /// follow, makes the call under way go over the graph, as elsewhere.
+    func streamGenericContents() throws(CoderError) -> (contents: CompactGenericContents?, endOffset: Int)? {
         guard isStreaming, let object = stream.open.last, let index = streamIndex,
               let slot = UInt32(exactly: object.slot) else { return nil }
+        if !streamHasMoreGroups {
+            guard !stream.needsGraph else { throw streamNeedsGraph() }
+            return (nil, stream.reader.offset)
+        }
         var held: [AnyObject] = []
         var nestedEnds: [UInt32] = []
         while streamHasMoreGroups {

@@ -19,6 +19,15 @@ public enum ReadableValues {
     /// The classes whose objects get a readable form.
     public static let classNames: Set<String> = ["NSFont", "Font", "NSColor"]
 
+    /// Whether the class named by the UTF-8 bytes `name` is one of ``classNames`` (compared
+    /// byte by byte: no string is made, nothing is hashed; asked for every object of a tree).
+    static func isReadableClass(_ name: ArraySlice<UInt8>) -> Bool {
+        classNameBytes.contains { $0.elementsEqual(name) }
+    }
+
+    /// ``classNames`` as UTF-8 bytes.
+    private static let classNameBytes: [[UInt8]] = classNames.map { Array($0.utf8) }
+
     /// The one-line text of a decoded font or colour (`NSColor calibratedRGB 1 0 0 1`), `nil`
     /// for other objects.
     public static func text(_ object: AnyObject) -> String? {
