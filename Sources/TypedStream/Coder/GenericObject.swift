@@ -54,12 +54,15 @@ public final class GenericObject: ArchivableObject, HoldsObjects, CustomStringCo
     /// when a streaming decode read it straight from the bytes).
     @exclusivity(unchecked) public private(set) var source: ArchivedObject?
     /// The byte offset of the object's end-of-object marker in the archive it was read from.
-    @exclusivity(unchecked) public private(set) var endOffset: Int?
+    public var endOffset: Int? { storedEndOffset < 0 ? nil : storedEndOffset }
 
     @exclusivity(unchecked) private var storedGroups: [ArchivedGroup] = []
     @exclusivity(unchecked) private var storedObjects: [ObjectIdentifier: AnyObject] = [:]
     /// What a streaming decode kept instead of the groups, until they are asked for.
     @exclusivity(unchecked) private var compact: CompactGenericContents?
+    /// ``endOffset``, −1 for none: an optional would take a byte more, and with its padding
+    /// a size class more per object (an archive can hold millions of generic objects).
+    @exclusivity(unchecked) private var storedEndOffset = -1
 
     /// Creates an empty generic object.
     public init() {}
@@ -93,7 +96,7 @@ public final class GenericObject: ArchivableObject, HoldsObjects, CustomStringCo
         // compact, to be read again only if asked for.
         if let unarchiver = decoder as? Unarchiver, let kept = try unarchiver.streamGenericContents() {
             compact = kept.contents
-            endOffset = kept.endOffset
+            storedEndOffset = kept.endOffset
             return
         }
         // Gathered in locals and stored once (also when a group fails): a stored property
@@ -113,7 +116,7 @@ public final class GenericObject: ArchivableObject, HoldsObjects, CustomStringCo
             for index in 0..<group.valueCount { try Self.collect(group.value(at: index), decoder, into: &objects) }
             groups.append(group)
         }
-        endOffset = decoder.currentObjectEndOffset
+        storedEndOffset = decoder.currentObjectEndOffset ?? -1
     }
 
     /// Room made for groups when the first is read: most objects that hold any hold a handful,
@@ -155,9 +158,10 @@ public final class GenericObject: ArchivableObject, HoldsObjects, CustomStringCo
 /// reading the groups again passes over each nested object in one step.
 struct CompactGenericContents {
     let source: GenericObjectSource
-    let slot: UInt32
     var held: [AnyObject]
     let nestedEnds: [UInt32]
+    // Last: no padding after it inside the object that holds these.
+    let slot: UInt32
 }
 
 /// What an `@` slot holds when it refers to a *class* rather than an object (NeXTSTEP nibs).

@@ -43,7 +43,7 @@ extension Unarchiver {
             source = GenericObjectSource(index: index)
             genericSource = source
         }
-        return (CompactGenericContents(source: source, slot: slot, held: held, nestedEnds: nestedEnds), stream.reader.offset)
+        return (CompactGenericContents(source: source, held: held, nestedEnds: nestedEnds, slot: slot), stream.reader.offset)
     }
 
     /// Follows one value token of a generic object's group: a new object is decoded, an
