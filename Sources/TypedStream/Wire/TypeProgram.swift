@@ -93,6 +93,8 @@ struct TypeProgram: Sendable {
     /// Entry numbers by the hash of their text (the first entry of each hash; a colliding text
     /// gets an entry of its own but is not found by text).
     private var entryByHash = WordTable<Int32>()
+    /// ``offsetBasis``, read once per program rather than at every hash.
+    private let hashBasis = TypeProgram.offsetBasis
     /// The ``DecodingLimits/maximumTypeNesting`` the type strings were checked with.
     private(set) var typeNestingLimit: Int?
 
@@ -117,7 +119,7 @@ struct TypeProgram: Sendable {
 
     /// The entry of type string `text`, if compiled before.
     func entry(for text: ArraySlice<UInt8>) -> Int? {
-        guard let found = entryByHash[Self.hash(text)] else { return nil }
+        guard let found = entryByHash[hash(text)] else { return nil }
         let entry = Int(found)
         let range = textRange(ofEntry: entry)
         // Compared through the buffers (the generic comparison of two slices costs about 280
@@ -163,7 +165,7 @@ struct TypeProgram: Sendable {
         texts.append(contentsOf: text)
         starts.append(EntryStart(text: texts.count, operation: ops.count))
         entryTypes.append(Self.keepsTypes(ofEntry: entry, textCount: text.count) ? types : [])
-        entryByHash.setIfAbsent(Int32(entry), for: Self.hash(text))
+        entryByHash.setIfAbsent(Int32(entry), for: hash(text))
         return entry
     }
 
@@ -185,13 +187,21 @@ struct TypeProgram: Sendable {
         entryByHash = WordTable(capacity: Self.usualEntryCount)
     }
 
-    /// FNV-1a over the bytes; never 0 (a ``WordTable`` key: a 0 becomes 1, which only lets
-    /// two texts share a hash, as any collision does).
-    private static func hash(_ text: ArraySlice<UInt8>) -> UInt64 {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+    /// FNV-1a over the bytes, from an offset basis drawn once per process; never 0 (a
+    /// ``WordTable`` key: a 0 becomes 1, which only lets two texts share a hash, as any
+    /// collision does).
+    private func hash(_ text: ArraySlice<UInt8>) -> UInt64 {
+        var hash = hashBasis
         for byte in text { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
         return hash == 0 ? 1 : hash
     }
+
+    /// The offset basis of ``hash(_:)``: random, so that an archive cannot be crafted whose
+    /// many type strings all land in one stretch of the table (each new one would then search
+    /// past all the others, a cost growing with the square of their number). It costs nothing
+    /// per byte, unlike a keyed hash; the table is never written out, so its order may differ
+    /// from run to run.
+    private static let offsetBasis = UInt64.random(in: 1...UInt64.max)
 
     /// The encoding of the type operation `pc` reads (for an array start, of its element), for
     /// messages. Operations keep no types: the entry's text is parsed and compiled again, noting
