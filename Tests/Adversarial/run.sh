@@ -148,54 +148,12 @@ run_shape() {
     esac
 }
 
-echo "typedstream: $BIN"
-echo "output:      $OUT (results.tsv, logs/, inputs/)"
-for size in ${SIZES//,/ }; do
-    dir="$OUT/inputs/${size}mb"
-    if [ "$REUSE" = 0 ] || [ ! -d "$dir" ]; then
-        echo "== generating ${size} MB inputs"
-        python3 "$GEN" --size-mb "$size" --out "$dir" ${SHAPE_ARGS[@]+"${SHAPE_ARGS[@]}"} >/dev/null || exit 64
-    fi
-    echo "== running ${size} MB"
-    while IFS=$'\t' read -r shape kind valid file _desc; do
-        if [ -n "$SHAPES" ] && ! printf ',%s,' "$SHAPES" | grep -q ",$shape,"; then continue; fi
-        run_shape "$size" "$shape" "$kind" "$dir/$file"
-    done <<< "$LISTING"
-done
-
-# A shape over the time ratio is measured twice more at 1 and 16 MB, and the summary takes each
-# command's least CPU time: one slow spell of a shared machine does not make a failure, a cost
-# that grows faster than the input does at every try.
-for attempt in $(seq "$RATIO_RETRIES"); do
-    over=$(python3 - "$TSV" "$RATIO_LIMIT" <<'EOF'
+# summary [--shapes-over-ratio]: the verdict on results.tsv (exit 1 on any failure); with the
+# option, only the shapes with a command over the time ratio, on one line.
+summary() {
+python3 - "$TSV" "$PEAK_LIMIT_KB" "$RATIO_LIMIT" "$TIMEOUT" "$LISTING" "${1:-}" <<'EOF'
 import sys
-rows = [l.rstrip("\n").split("\t") for l in open(sys.argv[1])][1:]
-least = {}
-for shape, size, cmd, rc, secs, kb, cpu in rows:
-    if cpu in ("NA", "") or cmd == "encode-identical":
-        continue
-    key = (shape, cmd, float(size))
-    least[key] = min(least.get(key, float("inf")), float(cpu))
-print(" ".join(sorted({shape for (shape, cmd, size), t in least.items()
-                       if size == 16 and (shape, cmd, 1.0) in least
-                       and t / max(least[(shape, cmd, 1.0)], 0.05) > float(sys.argv[2])})))
-EOF
-)
-    [ -n "$over" ] || break
-    echo "== measuring again (try $attempt of $RATIO_RETRIES), over the ratio: $over"
-    for size in 1 16; do
-        while IFS=$'\t' read -r shape kind valid file _desc; do
-            printf ' %s ' "$over" | grep -q " $shape " || continue
-            run_shape "$size" "$shape" "$kind" "$OUT/inputs/${size}mb/$file"
-        done <<< "$LISTING"
-    done
-done
-rm -rf "$SCRATCH"
-
-# Summary and verdict.
-python3 - "$TSV" "$PEAK_LIMIT_KB" "$RATIO_LIMIT" "$TIMEOUT" "$LISTING" <<'EOF'
-import sys
-tsv, peak_limit, ratio_limit, timeout, listing = sys.argv[1], int(sys.argv[2]), float(sys.argv[3]), sys.argv[4], sys.argv[5]
+tsv, peak_limit, ratio_limit, timeout, listing, mode = sys.argv[1], int(sys.argv[2]), float(sys.argv[3]), sys.argv[4], sys.argv[5], sys.argv[6]
 valid = {l.split("\t")[0]: l.split("\t")[2] for l in listing.splitlines() if l}
 rows = [l.rstrip("\n").split("\t") for l in open(tsv)][1:]
 fails = []
@@ -229,6 +187,9 @@ for (shape, cmd, size), (t16, rc16) in sorted(times.items()):
     ratio = t16 / max(t1, 0.05)
     if ratio > ratio_limit:
         fails.append((shape, "1->16", cmd, rc16, "%.2f->%.2f" % (t1, t16), "", "CPU time ratio %.0f" % ratio))
+if mode == "--shapes-over-ratio":
+    print(" ".join(sorted({f[0] for f in fails if f[1] == "1->16"})))
+    sys.exit(0)
 print()
 print("%d commands run, %d failures" % (len(rows), len(fails)))
 if fails:
@@ -237,3 +198,37 @@ if fails:
         print("%-22s %-6s %-18s %-5s %-12s %-10s %s" % f)
 sys.exit(1 if fails else 0)
 EOF
+}
+
+echo "typedstream: $BIN"
+echo "output:      $OUT (results.tsv, logs/, inputs/)"
+for size in ${SIZES//,/ }; do
+    dir="$OUT/inputs/${size}mb"
+    if [ "$REUSE" = 0 ] || [ ! -d "$dir" ]; then
+        echo "== generating ${size} MB inputs"
+        python3 "$GEN" --size-mb "$size" --out "$dir" ${SHAPE_ARGS[@]+"${SHAPE_ARGS[@]}"} >/dev/null || exit 64
+    fi
+    echo "== running ${size} MB"
+    while IFS=$'\t' read -r shape kind valid file _desc; do
+        if [ -n "$SHAPES" ] && ! printf ',%s,' "$SHAPES" | grep -q ",$shape,"; then continue; fi
+        run_shape "$size" "$shape" "$kind" "$dir/$file"
+    done <<< "$LISTING"
+done
+
+# A shape over the time ratio is measured twice more at 1 and 16 MB, and the summary takes each
+# command's least CPU time: one slow spell of a shared machine does not make a failure, a cost
+# that grows faster than the input does at every try.
+for attempt in $(seq "$RATIO_RETRIES"); do
+    over=$(summary --shapes-over-ratio)
+    [ -n "$over" ] || break
+    echo "== measuring again (try $attempt of $RATIO_RETRIES), over the ratio: $over"
+    for size in 1 16; do
+        while IFS=$'\t' read -r shape kind valid file _desc; do
+            printf ' %s ' "$over" | grep -q " $shape " || continue
+            run_shape "$size" "$shape" "$kind" "$OUT/inputs/${size}mb/$file"
+        done <<< "$LISTING"
+    done
+done
+rm -rf "$SCRATCH"
+
+summary
