@@ -3,7 +3,13 @@ import TypedStream
 /// `NSArray` / `NSMutableArray` (version 0): an `"i"` count, then one `"@"` group per element.
 public final class ArrayObject: ArchivableObject, HoldsObjects {
     /// The chain as archived (`NSArray` v0 : `NSObject` v0 by default).
-    @exclusivity(unchecked) public var archiveClassChain: [ArchiveClassLink] = ArrayObject.immutableChain
+    public var archiveClassChain: [ArchiveClassLink] {
+        get { archivedChain ?? Self.immutableChain }
+        set { archivedChain = newValue }
+    }
+    /// The chain as decoded or set; `nil` for the default, which is not stored: an instance
+    /// made to be decoded takes no reference to a chain it replaces at once.
+    @exclusivity(unchecked) private var archivedChain: [ArchiveClassLink]?
     /// The elements (typed objects where their class is registered, else generic); `nil` for a
     /// nil element (which a real NSArray cannot hold, but an archive can).
     @exclusivity(unchecked) public var elements: [AnyObject?] = []

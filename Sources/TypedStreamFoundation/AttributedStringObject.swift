@@ -31,7 +31,13 @@ public final class AttributedStringObject: ArchivableObject, HoldsObjects, Custo
     }
 
     /// The chain as archived (`NSAttributedString` v0 : `NSObject` v0 by default).
-    @exclusivity(unchecked) public var archiveClassChain: [ArchiveClassLink] = AttributedStringObject.immutableChain
+    public var archiveClassChain: [ArchiveClassLink] {
+        get { archivedChain ?? Self.immutableChain }
+        set { archivedChain = newValue }
+    }
+    /// The chain as decoded or set; `nil` for the default, which is not stored: an instance
+    /// made to be decoded takes no reference to a chain it replaces at once.
+    @exclusivity(unchecked) private var archivedChain: [ArchiveClassLink]?
     /// The string object (an `NSString` or `NSMutableString`).
     @exclusivity(unchecked) public var stringObject = StringObject()
     /// The runs in order.
@@ -47,8 +53,8 @@ public final class AttributedStringObject: ArchivableObject, HoldsObjects, Custo
 
     /// Hands over the objects it holds (see ``HoldsObjects``).
     public func moveHeldObjects(into pending: inout [AnyObject]) {
-        for run in attributeRuns { pending.appendObject(run.attributes) }
-        attributeRuns = []
+        var taken = [Run].takingAll(of: &attributeRuns)
+        while let run = taken.popLast() { pending.appendObject(run.attributes) }
     }
 
     deinit { releaseHeldObjects(of: self) }

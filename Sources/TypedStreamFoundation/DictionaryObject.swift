@@ -21,7 +21,13 @@ public final class DictionaryObject: ArchivableObject, HoldsObjects {
     }
 
     /// The chain as archived (`NSDictionary` v0 : `NSObject` v0 by default).
-    @exclusivity(unchecked) public var archiveClassChain: [ArchiveClassLink] = DictionaryObject.immutableChain
+    public var archiveClassChain: [ArchiveClassLink] {
+        get { archivedChain ?? Self.immutableChain }
+        set { archivedChain = newValue }
+    }
+    /// The chain as decoded or set; `nil` for the default, which is not stored: an instance
+    /// made to be decoded takes no reference to a chain it replaces at once.
+    @exclusivity(unchecked) private var archivedChain: [ArchiveClassLink]?
     /// The entries in archived order.
     @exclusivity(unchecked) public var entries: [Entry] = []
 
@@ -35,14 +41,11 @@ public final class DictionaryObject: ArchivableObject, HoldsObjects {
 
     /// Hands over the objects it holds (see ``HoldsObjects``).
     public func moveHeldObjects(into pending: inout [AnyObject]) {
-        // Keys and values that hold no objects are freed with the entries, here (a sorter
-        // each: keys are mostly of one class, values of another).
-        var keys = HeldObjectSorter(), values = HeldObjectSorter()
-        for entry in entries {
-            if let key = entry.key, keys.holdsObjects(key) { pending.append(key) }
-            if let value = entry.value, values.holdsObjects(value) { pending.append(value) }
+        var taken = [Entry].takingAll(of: &entries)
+        while let entry = taken.popLast() {
+            pending.appendObject(entry.key)
+            pending.appendObject(entry.value)
         }
-        entries = []
     }
 
     deinit { releaseHeldObjects(of: self) }

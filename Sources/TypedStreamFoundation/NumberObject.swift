@@ -34,7 +34,13 @@ public enum NumberValue: Hashable, Sendable {
 /// `@YES` from `[NSNumber numberWithChar:1]`.
 public final class NumberObject: ArchivableObject, CustomStringConvertible {
     /// The chain as archived (`NSNumber` v0 : `NSValue` v0 : `NSObject` v0).
-    @exclusivity(unchecked) public var archiveClassChain: [ArchiveClassLink] = NumberObject.chain
+    public var archiveClassChain: [ArchiveClassLink] {
+        get { archivedChain ?? Self.chain }
+        set { archivedChain = newValue }
+    }
+    /// The chain as decoded or set; `nil` for the default, which is not stored: an instance
+    /// made to be decoded takes no reference to a chain it replaces at once.
+    @exclusivity(unchecked) private var archivedChain: [ArchiveClassLink]?
     /// The `@encode` letter of the value (`"q"`, `"d"`, `"c"` …).
     @exclusivity(unchecked) public var objCType: String = "q"
     /// The value.

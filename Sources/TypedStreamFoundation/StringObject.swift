@@ -7,7 +7,13 @@ import TypedStream
 /// and ``isValidUTF8`` says whether that was needed.
 public final class StringObject: ArchivableObject, CustomStringConvertible {
     /// The chain as archived (`NSString` v1 : `NSObject` v0 by default).
-    @exclusivity(unchecked) public var archiveClassChain: [ArchiveClassLink] = StringObject.immutableChain
+    public var archiveClassChain: [ArchiveClassLink] {
+        get { archivedChain ?? Self.immutableChain }
+        set { archivedChain = newValue }
+    }
+    /// The chain as decoded or set; `nil` for the default, which is not stored: an instance
+    /// made to be decoded takes no reference to a chain it replaces at once.
+    @exclusivity(unchecked) private var archivedChain: [ArchiveClassLink]?
     /// The archived bytes (UTF-8 for Apple archives; NeXTSTEP encoding for NeXT-era files).
     @exclusivity(unchecked) public var bytes: ArraySlice<UInt8> = []
 

@@ -42,7 +42,13 @@ public final class Model: ArchivableObject, CustomStringConvertible {
     public static let defaultChain = [ArchiveClassLink(className, version: classVersion), .nsObject]
 
     /// The class chain written (kept as read).
-    @exclusivity(unchecked) public var archiveClassChain: [ArchiveClassLink] = Model.defaultChain
+    public var archiveClassChain: [ArchiveClassLink] {
+        get { archivedChain ?? Self.defaultChain }
+        set { archivedChain = newValue }
+    }
+    /// The chain as decoded or set; `nil` for the default, which is not stored: an instance
+    /// made to be decoded takes no reference to a chain it replaces at once.
+    @exclusivity(unchecked) private var archivedChain: [ArchiveClassLink]?
     /// Which groups ``encodeContents(with:)`` writes and ``decodeContents(with:)`` expects.
     @exclusivity(unchecked) public var layout: DocumentVersion = .current
 

@@ -26,9 +26,7 @@ public protocol HoldsObjects: AnyObject {
 public func releaseHeldObjects(of holder: some HoldsObjects) {
     var pending: [AnyObject] = []
     holder.moveHeldObjects(into: &pending)
-    // The last class found to hold nothing: the elements of an array are mostly of one class,
-    // and a protocol cast costs a conformance lookup (about 200 instructions) each.
-    var leafClass: ObjectIdentifier? = nil
+    var kinds = HolderKinds()
     while !pending.isEmpty {
         // Only the last reference frees the object: then its contents come here first. (The
         // test is made in place: a copy taken out of the array first would never be unique.)
@@ -37,24 +35,68 @@ public func releaseHeldObjects(of holder: some HoldsObjects) {
             continue
         }
         let next = pending.removeLast()
-        let nextClass = ObjectIdentifier(type(of: next))
-        if nextClass == leafClass { continue }
-        if let inner = next as? HoldsObjects {
-            inner.moveHeldObjects(into: &pending)
+        kinds.holderType(of: next)?.moveHeldObjects(of: next, into: &pending)
+    }
+}
+
+extension HoldsObjects {
+    /// Moves what `object`, which is of this very class, holds into `pending` (called through
+    /// a holder's type found once per class, see ``HolderKinds``).
+    static func moveHeldObjects(of object: AnyObject, into pending: inout [AnyObject]) {
+        unsafeDowncast(object, to: Self.self).moveHeldObjects(into: &pending)
+    }
+}
+
+/// The classes met by one ``releaseHeldObjects(of:)``, each with its ``HoldsObjects`` type or
+/// `nil` for a class that holds nothing: a protocol cast costs a conformance lookup (about 200
+/// instructions), and a tree of containers holds objects of a few classes many times over.
+struct HolderKinds {
+    /// The classes met, most recent last; at most ``room``.
+    private var classes: [(id: ObjectIdentifier, holder: (any HoldsObjects.Type)?)] = []
+    /// The class met last and its type (objects of one class often come in a row).
+    private var last: (id: ObjectIdentifier, holder: (any HoldsObjects.Type)?)?
+    /// How many classes are remembered; beyond, the oldest is forgotten.
+    private static let room = 8
+
+    /// The ``HoldsObjects`` type of `object`'s class, `nil` when it holds nothing.
+    mutating func holderType(of object: AnyObject) -> (any HoldsObjects.Type)? {
+        let id = ObjectIdentifier(type(of: object))
+        if let last, last.id == id { return last.holder }
+        let holder: (any HoldsObjects.Type)?
+        if let known = classes.last(where: { $0.id == id }) {
+            holder = known.holder
         } else {
-            leafClass = nextClass
+            holder = type(of: object) as? any HoldsObjects.Type
+            if classes.count == Self.room { classes.removeFirst() }
+            classes.append((id, holder))
         }
+        last = (id, holder)
+        return holder
     }
 }
 
 extension Array where Element == AnyObject {
-    /// Moves the non-nil objects of `objects` that hold others (``HoldsObjects``) here and
-    /// empties it. The rest hold nothing, so they are freed right here, with `objects`: their
-    /// release cannot recurse.
+    /// Moves the non-nil objects of `objects` here and empties it (each moved, not copied).
+    /// Most arrays hold objects of one class: when the class of the first object looked at
+    /// holds nothing (one conformance lookup per call), its objects are freed right here
+    /// instead, as their release cannot recurse.
     public mutating func appendObjects(of objects: inout [AnyObject?]) {
-        var sorter = HeldObjectSorter()
-        for case let object? in objects where sorter.holdsObjects(object) { append(object) }
-        objects = []
+        var taken = [AnyObject?].takingAll(of: &objects)
+        var leafClass: ObjectIdentifier?
+        var lookedUp = false
+        while let last = taken.popLast() {
+            guard let object = last else { continue }
+            let objectClass = ObjectIdentifier(type(of: object))
+            if objectClass == leafClass { continue }
+            if !lookedUp {
+                lookedUp = true
+                if !(object is HoldsObjects) {
+                    leafClass = objectClass
+                    continue
+                }
+            }
+            append(object)
+        }
     }
 
     /// Moves the values of `objects` here and empties it.
@@ -64,33 +106,20 @@ extension Array where Element == AnyObject {
     }
 
     /// Appends `object` if it is not nil.
+    @inlinable
     public mutating func appendObject(_ object: AnyObject?) {
         if let object { append(object) }
     }
 }
 
-/// Tells objects that hold others (``HoldsObjects``, handed to ``releaseHeldObjects(of:)``'s
-/// worklist) from those that hold none (freed where they stand), remembering the last class of
-/// each: the elements of an array are mostly of one class, and a protocol cast costs a
-/// conformance lookup (about 200 instructions) each.
-public struct HeldObjectSorter {
-    private var leafClass: ObjectIdentifier?
-    private var holderClass: ObjectIdentifier?
-
-    /// A sorter that knows no class yet.
-    public init() {}
-
-    /// Whether `object` is a ``HoldsObjects``.
-    @inline(__always)
-    public mutating func holdsObjects(_ object: AnyObject) -> Bool {
-        let objectClass = ObjectIdentifier(type(of: object))
-        if objectClass == leafClass { return false }
-        if objectClass == holderClass { return true }
-        if object is HoldsObjects {
-            holderClass = objectClass
-            return true
-        }
-        leafClass = objectClass
-        return false
+extension Array {
+    /// The elements of `array`, which is left empty. Taken one by one from the end of the
+    /// result (`popLast()`), each element is moved out rather than copied: releasing a large
+    /// container then costs one reference count per element, not three.
+    @inlinable
+    public static func takingAll(of array: inout [Element]) -> [Element] {
+        var taken: [Element] = []
+        swap(&taken, &array)
+        return taken
     }
 }

@@ -70,6 +70,9 @@ public protocol ObjCIntegerConvertible: ObjCValueConvertible, FixedWidthInteger 
 
 extension ObjCIntegerConvertible {
     /// Reads a decoded integer, reinterpreting the sign-extended wire value at this width.
+    /// Inlinable, so that a call for one concrete width is compiled for it: the generic
+    /// version looks up metadata at run time on every value.
+    @inlinable
     public init(archivedValue: ArchivedValue) throws(CoderError) {
         let wide = try archivedValue.integerValue()
         if Self.isSigned {
@@ -92,6 +95,7 @@ extension ObjCIntegerConvertible {
     }
 
     /// The value as an integer (unsigned values as their signed bit pattern).
+    @inlinable
     public var archivedValue: ArchivedValue {
         if Self.isSigned { return .integer(Int64(self), width: nil) }
         let shift = UInt64(64 - Self.bitWidth)

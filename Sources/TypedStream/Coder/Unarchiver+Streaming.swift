@@ -66,8 +66,11 @@ final class StreamedClass {
     var superclassSlot: Int?
     /// The width of the reference that named its superclass (`nil` when the superclass was new).
     var superclassReferenceWidth: IntegerWidth?
-    /// Its chain and the type that decodes its objects, once worked out.
-    var info: Unarchiver.ClassInfo?
+    /// Its chain, most derived class first, once worked out.
+    var chain: [ArchiveClassLink]?
+    /// The type that decodes its objects, once worked out (forgotten when the class
+    /// substitutions change).
+    var type: (any ArchivableObject.Type)?
     /// The token that defined it (for its graph-style entry: name decision, version width, slot).
     let token: CompactToken
     /// Its graph-style entry, once a group taken whole needed it.
@@ -110,8 +113,9 @@ struct StreamedGroup {
 
 /// An object whose contents are being decoded.
 struct StreamedObject {
-    /// Its chain, most derived class first.
-    let chain: [ArchiveClassLink]
+    /// The slot of its class in the stream's class table (a number, not the chain: opening and
+    /// closing an object then costs no reference count).
+    let classSlot: Int
     /// The offset of its `0x84`.
     let offset: Int
     /// Its object-table slot.
@@ -410,13 +414,13 @@ extension Unarchiver {
         } else {
             first = try streamClassChain()
         }
-        let (chain, type) = streamClassInfo(first)
+        let type = streamClassType(first)
         // The tables hold every slot of the archive from the start (see `StreamingState.init`).
         guard slot < stream.instances.count, slot < stream.instanceClassSlots.count else { throw streamNeedsGraph() }
         let instance = type.init()
         stream.instances[slot] = instance
         stream.instanceClassSlots[slot] = Int32(truncatingIfNeeded: first)
-        stream.open.append(StreamedObject(chain: chain, offset: offset, slot: slot))
+        stream.open.append(StreamedObject(classSlot: first, offset: offset, slot: slot))
         defer { stream.open.removeLast() }
         do {
             try instance.decodeContents(with: self)
@@ -459,10 +463,20 @@ extension Unarchiver {
         }
     }
 
-    /// The chain and decoding type of the class in `slot` (worked out once per class).
-    private func streamClassInfo(_ slot: Int) -> ClassInfo {
-        let entry = stream.classes[slot]
-        if let known = entry?.info { return known }
+    /// The decoding type of the class in `slot`, which is read (worked out once per class,
+    /// with its chain).
+    private func streamClassType(_ slot: Int) -> any ArchivableObject.Type {
+        guard let entry = stream.classes[slot] else { return GenericObject.self }
+        if let known = entry.type { return known }
+        let (chain, type) = classInfo(forChain: streamChain(ofClassIn: slot))
+        entry.chain = chain
+        entry.type = type
+        return type
+    }
+
+    /// The chain of the class in `slot`, most derived class first.
+    private func streamChain(ofClassIn slot: Int) -> [ArchiveClassLink] {
+        if let known = stream.classes[slot]?.chain { return known }
         var chain: [ArchiveClassLink] = []
         var current: Int? = slot
         // The index refused chains that loop; the bound (a chain has each class once) only
@@ -471,9 +485,19 @@ extension Unarchiver {
             chain.append(link.link)
             current = link.superclassSlot
         }
-        let info = classInfo(forChain: chain)
-        entry?.info = info
-        return info
+        return chain
+    }
+
+    /// The chain of the object being streamed (`[]` at the top level).
+    var streamCurrentChain: [ArchiveClassLink] {
+        guard let last = stream.open.last else { return [] }
+        return stream.classes[last.classSlot]?.chain ?? []
+    }
+
+    /// The first link of the chain of the object being streamed, read in place.
+    var streamCurrentClassLink: ArchiveClassLink? {
+        guard let last = stream.open.last else { return nil }
+        return stream.classes[last.classSlot]?.chain?.first
     }
 
     /// Whether the stream's current object (or the top level) has groups left.
@@ -501,7 +525,7 @@ extension Unarchiver {
     /// Forgets the decoding types worked out for the classes read (the class substitutions
     /// changed).
     func forgetStreamedClassTypes() {
-        for case let entry? in stream.classes { entry.info = nil }
+        for case let entry? in stream.classes { entry.type = nil }
     }
 
     /// Where the stream stands, for doing the call about to start again on the graph.

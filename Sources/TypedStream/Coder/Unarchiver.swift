@@ -216,7 +216,7 @@ public final class Unarchiver: ObjectDecoder {
 
     /// The class chain of the object being decoded (empty at the top level).
     public var currentClassChain: [ArchiveClassLink] {
-        if isStreaming { return stream.open.last?.chain ?? [] }
+        if isStreaming { return streamCurrentChain }
         return cursors.last?.chain ?? []
     }
 
@@ -303,8 +303,8 @@ public final class Unarchiver: ObjectDecoder {
     public func version(ofClass className: String) -> Int64? {
         // The commonest question, a codec asking for its own class: the first link of the
         // object being streamed, read in place (no copy of the chain).
-        if isStreaming, let last = stream.open.indices.last, !stream.open[last].chain.isEmpty, stream.open[last].chain[0].name == className {
-            return stream.open[last].chain[0].version
+        if isStreaming, let link = streamCurrentClassLink, link.name == className {
+            return link.version
         }
         let substitutes = substituting
         for link in currentClassChain where link.name == className || (substitutes && classSubstitutions[link.name] == className) {

@@ -9,28 +9,39 @@ public enum UTF16Length {
     public static func ofValidUTF8(_ utf8: UnsafeBufferPointer<UInt8>) -> Int? {
         var units = 0, index = 0
         let end = utf8.count
+        guard let base = utf8.baseAddress else { return 0 }
         while index < end {
+            // ASCII (most text) eight bytes at a time: a unit per byte.
+            if end - index >= 8,
+               UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self) & 0x8080_8080_8080_8080 == 0 {
+                units += 8
+                index += 8
+                continue
+            }
+            // One scalar, checked as Unicode's table of well-formed byte sequences has it: the
+            // second byte's range depends on the lead (no overlong form, no surrogate, nothing
+            // above U+10FFFF), every later byte is a continuation byte.
             let lead = utf8[index]
+            if lead < 0x80 {
+                units += 1
+                index += 1
+                continue
+            }
             let length: Int
+            let secondRange: ClosedRange<UInt8>
             switch lead {
-            case 0..<0x80: length = 1
-            case 0xC2..<0xE0: length = 2
-            case 0xE0..<0xF0: length = 3
-            case 0xF0..<0xF5: length = 4
+            case 0xC2...0xDF: length = 2; secondRange = 0x80...0xBF
+            case 0xE0: length = 3; secondRange = 0xA0...0xBF
+            case 0xED: length = 3; secondRange = 0x80...0x9F
+            case 0xE1...0xEF: length = 3; secondRange = 0x80...0xBF
+            case 0xF0: length = 4; secondRange = 0x90...0xBF
+            case 0xF4: length = 4; secondRange = 0x80...0x8F
+            case 0xF1...0xF3: length = 4; secondRange = 0x80...0xBF
             default: return nil
             }
-            guard end - index >= length else { return nil }
-            var scalar = UInt32(length == 1 ? lead : lead & (0x7F >> length))
-            for offset in 1..<max(length, 1) {
-                let byte = utf8[index + offset]
-                guard byte & 0xC0 == 0x80 else { return nil }
-                scalar = scalar << 6 | UInt32(byte & 0x3F)
-            }
-            switch length {
-            case 3: guard scalar >= 0x800, !(0xD800...0xDFFF).contains(scalar) else { return nil }
-            case 4: guard scalar >= 0x1_0000, scalar <= 0x10_FFFF else { return nil }
-            default: break
-            }
+            guard end - index >= length, secondRange.contains(utf8[index + 1]) else { return nil }
+            if length >= 3 { guard utf8[index + 2] & 0xC0 == 0x80 else { return nil } }
+            if length == 4 { guard utf8[index + 3] & 0xC0 == 0x80 else { return nil } }
             units += length == 4 ? 2 : 1
             index += length
         }
@@ -45,8 +56,6 @@ public enum UTF16Length {
     /// The number of UTF-16 units of the text `utf8` decodes to, invalid UTF-8 counted as the
     /// replacement characters `String(decoding:as:)` puts in its place.
     public static func ofText(_ utf8: ArraySlice<UInt8>) -> Int {
-        // ASCII (most text) has one unit per byte.
-        if utf8.allSatisfy({ $0 < 0x80 }) { return utf8.count }
-        return ofValidUTF8(utf8) ?? String(decoding: utf8, as: UTF8.self).utf16.count
+        ofValidUTF8(utf8) ?? String(decoding: utf8, as: UTF8.self).utf16.count
     }
 }
