@@ -336,7 +336,7 @@ public final class Unarchiver: ObjectDecoder {
 
     /// Takes the next group whatever its type (for generic decoding). Throws at the end.
     public func decodeGroup() throws(CoderError) -> ArchivedGroup {
-        try streamingOrGraph(streamGroupAsArchived, graphGroup)
+        try streamingOrGraph({ () throws(CoderError) in try streamGroupAsArchived() }, { () throws(CoderError) in try graphGroup() })
     }
 
     private func graphGroup() throws(CoderError) -> ArchivedGroup {
@@ -525,7 +525,9 @@ public final class Unarchiver: ObjectDecoder {
     /// Decodes the next `"@"` group: the object (typed if its class is registered, else a
     /// ``GenericObject``), or `nil`.
     public func decodeObject() throws(CoderError) -> AnyObject? {
-        try streamingOrGraph(streamObject, { () throws(CoderError) in try graphObject(for: graphValue("@")) })
+        // Closures, not method references: a method reference holds `self` (a retain and a
+        // release per object decoded).
+        try streamingOrGraph({ () throws(CoderError) in try streamObject() }, { () throws(CoderError) in try graphObject(for: graphValue("@")) })
     }
 
     /// The decoded instance for an `@` value (`nil` for nil).

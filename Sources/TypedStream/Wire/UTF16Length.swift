@@ -11,22 +11,22 @@ public enum UTF16Length {
         let end = utf8.count
         guard let base = utf8.baseAddress else { return 0 }
         while index < end {
-            // ASCII (most text) eight bytes at a time: a unit per byte.
-            if end - index >= 8,
-               UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self) & 0x8080_8080_8080_8080 == 0 {
-                units += 8
-                index += 8
+            let lead = utf8[index]
+            if lead < 0x80 {
+                // ASCII (most text) eight bytes at a time where it can: a unit per byte.
+                if end - index >= 8,
+                   UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self) & 0x8080_8080_8080_8080 == 0 {
+                    units += 8
+                    index += 8
+                } else {
+                    units += 1
+                    index += 1
+                }
                 continue
             }
             // One scalar, checked as Unicode's table of well-formed byte sequences has it: the
             // second byte's range depends on the lead (no overlong form, no surrogate, nothing
             // above U+10FFFF), every later byte is a continuation byte.
-            let lead = utf8[index]
-            if lead < 0x80 {
-                units += 1
-                index += 1
-                continue
-            }
             let length: Int
             let secondRange: ClosedRange<UInt8>
             switch lead {
