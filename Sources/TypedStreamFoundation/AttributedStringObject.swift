@@ -54,7 +54,7 @@ public final class AttributedStringObject: ArchivableObject, HoldsObjects, Custo
     /// Hands over the objects it holds (see ``HoldsObjects``).
     public func moveHeldObjects(into pending: inout [AnyObject]) {
         var taken = [Run].takingAll(of: &attributeRuns)
-        while let run = taken.popLast() { pending.appendObject(run.attributes) }
+        while var run = taken.popLast() { pending.appendObject(run.attributes.take()) }
     }
 
     deinit { releaseHeldObjects(of: self) }

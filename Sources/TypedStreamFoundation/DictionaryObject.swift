@@ -42,9 +42,10 @@ public final class DictionaryObject: ArchivableObject, HoldsObjects {
     /// Hands over the objects it holds (see ``HoldsObjects``).
     public func moveHeldObjects(into pending: inout [AnyObject]) {
         var taken = [Entry].takingAll(of: &entries)
-        while let entry = taken.popLast() {
-            pending.appendObject(entry.key)
-            pending.appendObject(entry.value)
+        // Each key and value is moved out of its entry (`take()`), not copied.
+        while var entry = taken.popLast() {
+            pending.appendObject(entry.key.take())
+            pending.appendObject(entry.value.take())
         }
     }
 

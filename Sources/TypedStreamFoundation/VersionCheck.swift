@@ -16,11 +16,10 @@ extension ObjectDecoder {
     /// (for example both `NSMutableData` and `NSData`); classes not named are not checked.
     /// Throws ``CoderError`` `unsupportedVersion` for the first version not understood.
     public func requireChainVersions(_ supported: KeyValuePairs<String, ClosedRange<Int64>>) throws(CoderError) {
-        let chain = currentClassChain
         // Most chains are all version 0 and most ranges take 0: then no link can fail, and no
-        // name need be compared (a number's chain is checked once per number).
-        if chain.allSatisfy({ $0.version == 0 }), supported.allSatisfy({ $0.value.contains(0) }) { return }
-        for link in chain {
+        // name need be compared (a number's chain is checked once per number, without a copy).
+        if currentClassChainIsAtVersionZero, supported.allSatisfy({ $0.value.contains(0) }) { return }
+        for link in currentClassChain {
             guard let range = supported.first(where: { $0.key == link.name })?.value else { continue }
             guard range.contains(link.version) else {
                 throw CoderError(.unsupportedVersion, at: currentObjectOffset,

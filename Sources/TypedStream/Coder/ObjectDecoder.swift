@@ -25,6 +25,10 @@ public protocol ObjectDecoder: AnyObject {
 
     /// The class chain of the object being decoded, most derived first (empty at the top level).
     var currentClassChain: [ArchiveClassLink] { get }
+    /// Whether every class of ``currentClassChain`` was archived at version 0 (the usual case,
+    /// asked before any version is compared), answered without copying the chain where the
+    /// decoder can.
+    var currentClassChainIsAtVersionZero: Bool { get }
     /// The version `className` was archived with (`versionForClassName:`): from the current
     /// object's chain, else from any class met so far; `nil` when the archive has no such class.
     func version(ofClass className: String) -> Int64?
@@ -83,6 +87,11 @@ public protocol ObjectDecoder: AnyObject {
 // MARK: - Defaults for a minimal conformer
 
 extension ObjectDecoder {
+    /// Looks at ``currentClassChain``.
+    public var currentClassChainIsAtVersionZero: Bool {
+        currentClassChain.allSatisfy { $0.version == 0 }
+    }
+
     /// Looks in the current object's chain only.
     public func version(ofClass className: String) -> Int64? {
         currentClassChain.first { $0.name == className }?.version

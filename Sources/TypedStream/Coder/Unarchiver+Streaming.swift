@@ -67,7 +67,11 @@ final class StreamedClass {
     /// The width of the reference that named its superclass (`nil` when the superclass was new).
     var superclassReferenceWidth: IntegerWidth?
     /// Its chain, most derived class first, once worked out.
-    var chain: [ArchiveClassLink]?
+    var chain: [ArchiveClassLink]? {
+        didSet { chainIsAtVersionZero = chain?.allSatisfy { $0.version == 0 } ?? true }
+    }
+    /// Whether every class of ``chain`` is at version 0.
+    private(set) var chainIsAtVersionZero = true
     /// The type that decodes its objects, once worked out (forgotten when the class
     /// substitutions change).
     var type: (any ArchivableObject.Type)?
@@ -492,6 +496,12 @@ extension Unarchiver {
     var streamCurrentChain: [ArchiveClassLink] {
         guard let last = stream.open.last else { return [] }
         return stream.classes[last.classSlot]?.chain ?? []
+    }
+
+    /// Whether every class of the chain of the object being streamed is at version 0.
+    var streamCurrentChainIsAtVersionZero: Bool {
+        guard let last = stream.open.last else { return true }
+        return stream.classes[last.classSlot]?.chainIsAtVersionZero ?? true
     }
 
     /// The first link of the chain of the object being streamed, read in place.

@@ -220,6 +220,13 @@ public final class Unarchiver: ObjectDecoder {
         return cursors.last?.chain ?? []
     }
 
+    /// Whether every class of the current object's chain was archived at version 0 (worked
+    /// out once per class while streaming).
+    public var currentClassChainIsAtVersionZero: Bool {
+        if isStreaming { return streamCurrentChainIsAtVersionZero }
+        return cursors.last?.chain.allSatisfy { $0.version == 0 } ?? true
+    }
+
     /// Whether the current object (or the top level) has groups left.
     public var hasMoreGroups: Bool {
         if isStreaming { return streamHasMoreGroups }
