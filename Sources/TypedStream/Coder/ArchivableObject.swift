@@ -20,6 +20,12 @@ public struct ArchiveClassLink: Hashable, Sendable, CustomStringConvertible {
     public var description: String { "\(name) v\(version)" }
 }
 
+extension Collection where Element == ArchiveClassLink {
+    /// Whether every class of the chain is at version 0 (the usual chain: no codec's version
+    /// check can fail on it).
+    var isAtVersionZero: Bool { allSatisfy { $0.version == 0 } }
+}
+
 extension ArchivedClass {
     /// This class and its superclasses as links (name and version), most derived first; stops
     /// at a repeated class, as ``chain`` does.

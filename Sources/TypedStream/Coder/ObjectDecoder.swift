@@ -89,7 +89,7 @@ public protocol ObjectDecoder: AnyObject {
 extension ObjectDecoder {
     /// Looks at ``currentClassChain``.
     public var currentClassChainIsAtVersionZero: Bool {
-        currentClassChain.allSatisfy { $0.version == 0 }
+        currentClassChain.isAtVersionZero
     }
 
     /// Looks in the current object's chain only.

@@ -68,7 +68,7 @@ final class StreamedClass {
     var superclassReferenceWidth: IntegerWidth?
     /// Its chain, most derived class first, once worked out.
     var chain: [ArchiveClassLink]? {
-        didSet { chainIsAtVersionZero = chain?.allSatisfy { $0.version == 0 } ?? true }
+        didSet { chainIsAtVersionZero = chain?.isAtVersionZero ?? true }
     }
     /// Whether every class of ``chain`` is at version 0.
     private(set) var chainIsAtVersionZero = true

@@ -224,7 +224,7 @@ public final class Unarchiver: ObjectDecoder {
     /// out once per class while streaming).
     public var currentClassChainIsAtVersionZero: Bool {
         if isStreaming { return streamCurrentChainIsAtVersionZero }
-        return cursors.last?.chain.allSatisfy { $0.version == 0 } ?? true
+        return currentClassChain.isAtVersionZero
     }
 
     /// Whether the current object (or the top level) has groups left.

@@ -9,19 +9,13 @@ public enum UTF16Length {
     public static func ofValidUTF8(_ utf8: UnsafeBufferPointer<UInt8>) -> Int? {
         var units = 0, index = 0
         let end = utf8.count
-        guard let base = utf8.baseAddress else { return 0 }
         while index < end {
             let lead = utf8[index]
             if lead < 0x80 {
-                // ASCII (most text) eight bytes at a time where it can: a unit per byte.
-                if end - index >= 8,
-                   UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self) & 0x8080_8080_8080_8080 == 0 {
-                    units += 8
-                    index += 8
-                } else {
-                    units += 1
-                    index += 1
-                }
+                // A run of ASCII (most text), a unit per byte.
+                let run = ASCIIScan.prefixCount(UnsafeBufferPointer(rebasing: utf8[index...]))
+                units += run
+                index += run
                 continue
             }
             // One scalar, checked as Unicode's table of well-formed byte sequences has it: the

@@ -1,25 +1,13 @@
+import TypedStream
+
 /// Byte helpers shared by the JSON exporters and the command line: UTF-8 validity, hex and
 /// base64.
 public enum ByteText {
     /// Whether `bytes` are well-formed UTF-8 (no overlong forms, surrogates or values past
     /// U+10FFFF), so that a JSON string can carry them exactly.
     static func isValidUTF8(_ bytes: ArraySlice<UInt8>) -> Bool {
-        if bytes.withUnsafeBufferPointer({ asciiPrefix($0) == $0.count }) { return true }
+        if bytes.withUnsafeBufferPointer({ ASCIIScan.prefixCount($0) == $0.count }) { return true }
         return String(validating: bytes, as: UTF8.self) != nil
-    }
-
-    /// How many bytes from the start of `text` are ASCII (below 0x80), looked at eight at a time.
-    @inline(__always)
-    static func asciiPrefix(_ text: UnsafeBufferPointer<UInt8>) -> Int {
-        guard let start = text.baseAddress else { return 0 }
-        let n = text.count
-        var i = 0
-        while i &+ 8 <= n {
-            if UnsafeRawPointer(start + i).loadUnaligned(as: UInt64.self) & 0x8080_8080_8080_8080 != 0 { break }
-            i &+= 8
-        }
-        while i < n, start[i] < 0x80 { i &+= 1 }
-        return i
     }
 
     private static func nibble(_ b: UInt8) -> UInt8? {
